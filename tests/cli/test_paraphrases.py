@@ -237,7 +237,7 @@ def test_an_empty_phrase_is_a_usage_error(table, tmp_path, capsys, phrase):
 def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch):
     """--phrases FILE (one a line) or stdin when no PHRASE is given: the same answer as the
     phrases given as arguments; an empty or undecodable line is reported with its number and left
-    out, and the exit status is a batch's (0; 1 with --strict); a file with no phrase at all is an
+    out (listed under skipped_rows in JSON: before, only stderr named it), and the exit status is a batch's (0; 1 with --strict); a file with no phrase at all is an
     error (exit 1) and an empty one gives an empty answer."""
     import io
 
@@ -248,6 +248,8 @@ def test_many_phrases_from_a_file_or_stdin(table, tmp_path, capsys, monkeypatch)
     assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--format", "json"]) == 0
     captured = capsys.readouterr()
     assert json.loads(captured.out)["phrases"] == wanted
+    assert [(row["file"], row["line"]) for row in json.loads(captured.out)["skipped_rows"]] == [(str(listed), 2),
+                                                                                               (str(listed), 4)]
     assert f"{listed}:2: empty line" in captured.err and f"{listed}:4: " in captured.err
     assert "2 lines with no phrase" in captured.err
     assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--strict"]) == 1

@@ -176,6 +176,25 @@ def test_single_sentence_group_is_reported():
     assert result.overall.correct == 1
 
 
+def test_the_warnings_of_one_skipped_item_are_told_from_the_notes():
+    """`names_a_skipped_item`: a skipped pair's or group's warning (the command line shows the
+    first 20 of a run's and counts the rest) is told from a note on the whole gold or table
+    (each always shown): how many groups had no hub sentence, a gold with no possible links."""
+    from paralign.metrics.parametric_align import names_a_skipped_item, possible_warnings
+
+    gold = [pair("g1", "a b", "c d", [(0, 0)]), pair("g2", "e f", "g h", [(1, 1)])]
+    system = [pair("s1", "a b", "c d", [(0, 0)]), pair("s2", "e f", "g WRONG", [(1, 1)])]
+    groups = {"solo": [pair("solo.1", "same words", "same words", [(0, 0), (1, 1)])], "d.1": GROUP,
+              "e": [pair("e.1", "a b", "c d", [(0, 0)]), pair("e.2", "x y", "z w", [(0, 0)])]}
+    table = ParaphraseTable.from_pairs([("quit", "resigned")])
+    pair_skipped, = align_scores(gold, system).warnings
+    group_skipped, no_hub = table_scores(groups, table, sentences="hub").warnings
+    assert no_hub.startswith("1 group has no sentence common")
+    assert names_a_skipped_item(pair_skipped) and names_a_skipped_item(group_skipped)
+    assert not names_a_skipped_item(no_hub)
+    assert not any(map(names_a_skipped_item, possible_warnings(gold, "sure+possible", "pair 1.jsonl")))
+
+
 def reference_table(groups) -> ParaphraseTable:
     """A table holding exactly the groups' reference paraphrases."""
     table = ParaphraseTable("refs")

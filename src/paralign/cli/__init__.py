@@ -21,6 +21,7 @@ from ..errors import ConfigurationError, InputFileError, ParalignError
 from ._command_line import finite_numbers, output_names, outputs_apart, stdin_arguments
 from ._common import stdin_given_once, stdout_for
 from ._stderr import Parser, say, warnings_shown
+from ._warnings import capped_warnings
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -113,7 +114,7 @@ def _run(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
         stdin_given_once(stdin_arguments(given))
         outputs_apart(args, given)
         output_names(args)
-        with stdout_for(args):
+        with stdout_for(args), capped_warnings():  # its bad items' count told before an error
             return int(args.func(args) or 0)
     except InputFileError as exc:  # a path that cannot be opened is a usage error, like argparse's
         say(f"paralign {_command(args)}: error: {exc}")

@@ -25,7 +25,8 @@ from typing import IO, Any, Protocol, TypeVar
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
 from ..textout import Writes, check_output_name
-from ._stderr import from_the_terminal, say, shown
+from ._stderr import from_the_terminal, shown
+from ._warnings import warn, warn_each, warn_summary
 
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
@@ -295,10 +296,11 @@ def in_its_place(args: argparse.Namespace, *, summary: bool = False) -> str:
 
 
 def batch_status(args: argparse.Namespace, bad: int, total: int, name: str, unit: str = "input line") -> int:
-    """A batch's exit status after its bad items were reported one by one: a summary count (of `unit`s) on
-    stderr when there were any; 1 when every item was bad, or any with --strict; else 0."""
+    """A batch's exit status after its bad items were reported one by one (`warn_item`): a
+    summary count (of `unit`s) on stderr when there were any (`warn_summary`); 1 when every item
+    was bad, or any with --strict; else 0."""
     if bad:
-        warn(f"{name}: {bad} of {counted(total, unit)} bad (each reported above; "
+        warn_summary(f"{name}: {bad} of {counted(total, unit)} bad (reported above; "
              f"{in_its_place(args, summary=True)})")
     return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 
@@ -437,22 +439,17 @@ def emit(result: Any, fmt: str, render_text: Callable[[Any], str], out: IO[str] 
         out.write(text if text.endswith("\n") else text + "\n")
 
 
-def write_result(
-    args: argparse.Namespace, result: Any, render_text: Callable[[Any], str], warnings: Iterable[str] = ()
-) -> int:
-    """A command's ending: its warnings on stderr (the first :data:`MAX_WARNINGS`, then how many
-    more: each is in `result`, its JSON), then `result` to ``--output`` (stdout by default) in
-    ``--format``; returns the exit status 0."""
-    warn_each(list(warnings), "warnings")
+def write_result(args: argparse.Namespace, result: Any, render_text: Callable[[Any], str],
+                 notes: Iterable[str] = (), items: Iterable[str] = ()) -> int:
+    """A command's ending: its `notes` on stderr, each, then the warnings of its bad `items` (as
+    `warn_each` caps them: each is in `result`, its JSON), then `result` to ``--output`` (stdout
+    by default) in ``--format``; returns the exit status 0."""
+    for note in notes:
+        warn(note)
+    warn_each(items)
     with open_out(args.output) as out:
         emit(result, args.format, render_text, out)
     return 0
-
-
-def warn(message: str) -> None:
-    """A warning on stderr (CLI only; library code reports through return values or warnings),
-    its control characters escaped (`_stderr.say`): it quotes file names, ids and input text."""
-    say(f"paralign: warning: {message}")
 
 
 class ProgressBar(Protocol[T_co]):
@@ -502,23 +499,11 @@ def fmt_pct(value: float | None) -> str:
     return "n/a" if value is None else f"{100 * value:.1f}"
 
 
-#: How many problems a command lists on stderr (all of them are in its JSON output).
-MAX_WARNINGS = 20
-
-
-def warn_each(messages: Sequence[str], what: str = "problems") -> None:
-    """Warn about the first MAX_WARNINGS messages, then say how many more there are."""
-    for message in messages[:MAX_WARNINGS]:
-        warn(message)
-    if len(messages) > MAX_WARNINGS:
-        warn(f"... and {len(messages) - MAX_WARNINGS} more {what}")
-
-
 def warn_skipped_pairs(rows: Sequence[Mapping[str, Any]]) -> None:
     """Warn about the gold/system pairs a scorer left out (its ``skipped_rows``)."""
     from ..metrics.alignment_scores import SkippedPair
 
-    warn_each([str(SkippedPair.from_dict(row)) for row in rows], "pairs skipped")
+    warn_each(str(SkippedPair.from_dict(row)) for row in rows)
 
 
 def output_file(stack: ExitStack, path: str, name: str) -> str:

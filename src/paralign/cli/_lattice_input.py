@@ -27,9 +27,9 @@ from ._common import (
     stdin_given_once,
     stdin_once,
     undecodable_lines,
-    warn,
     warn_skipped_pairs,
 )
+from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
     from ..lattice import Lattice, LatticeOptions
@@ -211,7 +211,7 @@ def group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, 
         records.setdefault(err["group"], {"group": err["group"], "line": lines.get(err["group"]),
                                           "error": err["error"]})
     for r in records.values():
-        warn(f"{name}{'' if r['line'] is None else ':' + str(r['line'])}: group {r['group']}: {r['error']}")
+        warn_item(f"{name}{'' if r['line'] is None else ':' + str(r['line'])}: group {r['group']}: {r['error']}")
     if total and len(records) == total:
         raise LatticeError(f"{name}: every group failed ({total}); see the warnings above")
     return list(records.values())

@@ -38,6 +38,7 @@ from ._common import (
     warn_skipped_pairs,
 )
 from ._stderr import shown
+from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
     from ..cluster import ClusterOptions
@@ -267,7 +268,7 @@ def warn_skips(result: dict, tokenizer: str = "regex") -> None:
         warn_skipped_pairs(corpus.get("skipped_rows") or ())
         alignment = corpus.get("alignment") or {}
         for message in alignment.get("errors", ()):
-            warn(f"skipped: {message}")
+            warn_item(f"skipped: {message}")
         if alignment.get("kind") == "given" and (other := other_tokens_warning(alignment, tokenizer)):
             warn(other)
         if alignment.get("bad_lines", 0) > len(alignment.get("errors", ())):

@@ -70,9 +70,9 @@ from ._common import (
     progress,
     runs,
     undecodable_lines,
-    warn,
 )
 from ._options import add_aligner_options, cluster_runner, loaded_aligner
+from ._warnings import warn_item
 
 #: One aligned input pair as `iter_align_input` gives it (None results for a bad pair).
 Result = InputResult
@@ -217,7 +217,7 @@ def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int],
     for pair in pairs:
         counts["total"] += 1
         if pair.error:
-            warn(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
+            warn_item(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
         yield pair
 
 
@@ -231,7 +231,7 @@ def _counted(results: Iterable[Result], name: str, counts: dict[str, int],
         if alignment is None:
             counts["bad"] += 1
             if pair.error and pair.error.split(":", 1)[0] in FAILED_IN_ALIGNING:
-                warn(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
+                warn_item(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
         yield result
 
 

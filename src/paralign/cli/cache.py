@@ -73,7 +73,7 @@ def _removal(args: argparse.Namespace, remove: Callable[[], disk_cache.Removed])
     removed = remove()
     result = {"folder": disk_cache.folder_names()["folder"], **removed.to_dict()}
     write_result(args, result, _render_removed,
-                 [f"could not remove {path}: {reason}" for path, reason in removed.failed])
+                 items=[f"could not remove {path}: {reason}" for path, reason in removed.failed])
     return 1 if removed.failed else 0
 
 

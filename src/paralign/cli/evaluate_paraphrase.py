@@ -236,7 +236,6 @@ def run(args: argparse.Namespace) -> int:
         test=[args.test],
     )
     result = report_relative_to(result, args.output)  # a report and its model moved together still load
-    warnings = list(result["notes"])  # first: a long list of bad lines is cut short (write_result)
-    warnings += [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
-    warnings += [f"{f['file']}:{f['line']}: {f['split']} pair: {f['error']}" for f in result["failures"]]
-    return write_result(args, result, render, warnings)
+    items = [f"{row['file']}:{row['line']}: skipped: {row['reason']}" for row in result["skipped_rows"]]
+    items += [f"{f['file']}:{f['line']}: {f['split']} pair: {f['error']}" for f in result["failures"]]
+    return write_result(args, result, render, result["notes"], items)  # the bad rows' list is capped

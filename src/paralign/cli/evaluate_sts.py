@@ -125,10 +125,9 @@ def run(args: argparse.Namespace) -> int:
         if s["path"] in names.values():
             s["name"] = s["path"]  # not the copy's file name
     undefined = _add_intervals(args, reports[0], result) if args.confidence else []
-    warnings = result["notes"] + undefined  # first: a long list of bad lines is cut short (write_result)
-    warnings += [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
-    warnings += [f"{s['path']}:{f['line']}: {f['error']}" for s in result["sets"] for f in s["failures"]]
-    write_result(args, result, render, warnings)
+    items = [f"{s['path']}:{row['line']}: skipped: {row['reason']}" for s in result["sets"] for row in s["skipped_rows"]]
+    items += [f"{s['path']}:{f['line']}: {f['error']}" for s in result["sets"] for f in s["failures"]]
+    write_result(args, result, render, result["notes"] + undefined, items)  # the bad rows' list is capped
     if args.report is not None:
         from ..viz.reports import sts_report
 

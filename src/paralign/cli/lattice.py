@@ -51,6 +51,7 @@ from ._lattice_input import (
     sentence_lines,
 )
 from ._options import check_only_with
+from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
     from ..lattice.evaluate import Group
@@ -371,8 +372,8 @@ def run_distance(args: argparse.Namespace) -> int:
         words = [t.lower() for t in tokens] if lowercase else tokens
         rows.append({"sentence": text, "tokens": len(words), "distance": lattice.distance(words)})
     name = input_name(args.sentences) if args.sentences else ""
-    for line in blank.values():  # each one, as a batch reports them (docs/CLI.md, Batches)
-        warn(f"{name}:{line}: {bad[line]} ({in_its_place(args)})")
+    for line in blank.values():  # each a bad item, as a batch reports them (docs/CLI.md, Batches)
+        warn_item(f"{name}:{line}: {bad[line]} ({in_its_place(args)})")
     write_result(args, rows, render_distance)
     return batch_status(args, len(blank), len(from_file), name)
 

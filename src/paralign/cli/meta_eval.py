@@ -47,6 +47,7 @@ from ._options import (
     table_path,
     table_specs,
 )
+from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import GivenScores, MetaEvaluation
@@ -238,7 +239,7 @@ def run(args: argparse.Namespace) -> int:
     for name in data.unscored:
         warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
     for skipped in data.skipped:
-        warn(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
+        warn_item(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
     for name in data.unjudged:
         warn(f"{args.pair}: system {name!r} has no segment scores in {segment_scores_path(args.wmt, args.pair)} "
              f"(SYS_ID {data.human[name].sys_id!r}): left out of the segment level")

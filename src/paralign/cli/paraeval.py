@@ -46,6 +46,7 @@ from ._options import (
     table_specs,
     too_few_to_resample,
 )
+from ._warnings import warn_item
 
 if TYPE_CHECKING:
     from ..metrics.paraeval.paper import PaperOptions
@@ -272,11 +273,11 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
     if args.paired_bs and 0 in bad:
         raise EmptyScoringError(f"the baseline of --paired-bs (the first -i) cannot be scored: {bad[0][1]}")
     for _, message in bad.values():
-        warn(f"{message}; not scored")
+        warn_item(f"{message}; not scored")
     if not systems:
-        raise EmptyScoringError(f"none of the {counted(len(paths), 'system')} could be scored (each reported above)")
+        raise EmptyScoringError(f"none of the {counted(len(paths), 'system')} could be scored (reported above)")
     if args.paired_bs and len(systems) < 2:
-        raise EmptyScoringError("no system left to compare with the baseline (each reported above)")
+        raise EmptyScoringError("no system left to compare with the baseline (reported above)")
     return systems, bad
 
 

@@ -22,6 +22,7 @@ from ..metrics.parametric import (
     align_scores_files,
     table_scores_files,
 )
+from ..metrics.parametric_align import names_a_skipped_item
 from ._common import (
     add_format,
     add_output,
@@ -32,10 +33,10 @@ from ._common import (
     progress,
     stdin_once,
     table_progress,
-    warn_each,
 )
 from ._options import add_scheduler_option, cluster_runner
 from ._render import render_align_scores, render_table_scores
+from ._warnings import warn, warn_item
 
 LINK_CHOICES = ("sure", "sure+possible")
 
@@ -168,10 +169,17 @@ def run_align(args: argparse.Namespace) -> int:
             gold_name=input_name(args.gold), system_name=input_name(args.system),
             system_parts=aligner_signature_parts(system) if callable(system) else None,
         )
-    warn_each(result.warnings, "pairs skipped")
+    _warn(result.warnings)
     with open_out(args.output) as out:
         emit(result.to_dict(), args.format, lambda _: render_align_scores(result), out)
     return 0
+
+
+def _warn(warnings: Sequence[str]) -> None:
+    """A result's `warnings` on stderr in their order: each note, and each skipped pair or group
+    as a bad item (`warn_item`: the first few of the run shown, the rest counted)."""
+    for message in warnings:
+        (warn_item if names_a_skipped_item(message) else warn)(message)
 
 
 def _split_table(spec: str) -> tuple[str, str]:
@@ -192,7 +200,7 @@ def run_table(args: argparse.Namespace) -> int:
             gold_name=input_name(args.gold), table_name=names.get(table),
             progress=table_progress(input_name(table_path)),
         )
-    warn_each(result.warnings, "warnings")
+    _warn(result.warnings)
     with open_out(args.output) as out:
         emit(result.to_dict(), args.format, lambda _: render_table_scores(result), out)
     return 0

@@ -21,9 +21,9 @@ from ._common import (
     stdin_given_once,
     stdin_inputs,
     undecodable_lines,
-    warn,
     write_result,
 )
+from ._warnings import warn_item, warn_summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -75,9 +75,10 @@ def _shows_nothing(text: str) -> bool:
     return not shown_form(text).strip()
 
 
-def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
+def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
     """The phrases asked for: the PHRASE arguments, or --phrases FILE's lines (stdin when
-    neither is given); and a message for each line of the file that holds no phrase."""
+    neither is given); and a record of each line of the file that holds no phrase (``file``,
+    ``line``, ``reason``: the JSON's ``skipped_rows``, as `similarity` lists its bad lines)."""
     if args.phrase and args.phrases is not None:
         raise ConfigurationError("give phrases as arguments or with --phrases FILE, not both")
     if args.phrase:
@@ -90,14 +91,14 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[str]]:
         for number, line in enumerate(without_bom(handle), 1):
             text = line.rstrip("\r\n")
             if number in undecodable:
-                problems.append(f"{input_name(source)}:{number}: {undecodable[number]}")
+                problems.append({"file": input_name(source), "line": number, "reason": undecodable[number]})
             elif _shows_nothing(text):
-                problems.append(f"{input_name(source)}:{number}: empty line, no phrase")
+                problems.append({"file": input_name(source), "line": number, "reason": "empty line, no phrase"})
             else:
                 phrases.append(text)
     if problems and not phrases:
         raise FormatError(f"no phrase to look up: all {counted(len(problems), 'line')} empty or undecodable "
-                          f"(first: {problems[0].split(': ', 1)[1]})", source=input_name(source))
+                          f"(first: {problems[0]['reason']})", source=input_name(source))
     return phrases, problems
 
 
@@ -107,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
 
     phrases, problems = phrases_of(args)
     for problem in problems:
-        warn(problem)
+        warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
     with ExitStack() as stack:
         (table,), names = stdin_inputs(stack, [args.table])
         try:
@@ -123,10 +124,11 @@ def run(args: argparse.Namespace) -> int:
         if key != typed:
             entry["looked_up_as"] = key
         entries.append(entry)
-    write_result(args, {"table": args.table, "score_column": score, "phrases": entries}, render)
+    write_result(args, {"table": args.table, "score_column": score, "phrases": entries, "skipped_rows": problems},
+                 render)
     if problems:  # as a batch command: 1 with --strict (a file with no phrase at all is an error)
-        warn(f"{input_name(args.phrases)}: {counted(len(problems), 'line')} with no phrase (each reported above, "
-             "left out of the output)")
+        warn_summary(f"{input_name(args.phrases)}: {counted(len(problems), 'line')} with no phrase (reported above, "
+                     "left out of the output)")
     return 1 if problems and args.strict else 0
 
 

@@ -73,5 +73,5 @@ def run(args: argparse.Namespace) -> int:
     if args.confidence:
         add_macro_confidence(args, result, scores.per_pair)
     write_result(args, result, _render, result["warnings"])
-    warn_each(skipped, "pairs skipped")
+    warn_each(skipped)
     return 0

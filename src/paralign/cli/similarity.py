@@ -70,6 +70,7 @@ from ._options import (
     similarity_aligner,
 )
 from ._options import aligner_preset as _preset  # the old name here warns (moved_names below)
+from ._warnings import warn_item
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
@@ -328,7 +329,7 @@ def run(args: argparse.Namespace) -> int:
             if out is sys.stdout:  # a pipe sees each block's scores as they come (streaming), not per buffer
                 out.flush()
             for problem in problems[known:]:  # each bad row, as its block is done (in line order)
-                warn(f"{problem.get('file', source)}:{problem['line']}: {problem['reason']}")
+                warn_item(f"{problem.get('file', source)}:{problem['line']}: {problem['reason']}")
         close()
         repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
                                      'its score and the first\'s are told apart only by their place in "scores"')

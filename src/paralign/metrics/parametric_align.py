@@ -247,6 +247,16 @@ def _warning(skipped: SkippedPair) -> str:
     return f"{name}: {skipped.where}{skipped.reason}; skipped"
 
 
+def names_a_skipped_item(warning: str) -> bool:
+    """Whether one of a ParaMetric result's `warnings` is about one item it left out: a pair
+    (:func:`_warning`: `pair N ...; skipped`) or a group of too few distinct sentences
+    (`group 'K' ...; skipped`, :func:`~paralign.metrics.parametric.table_scores`), not about a
+    file or the run as a whole (a gold with no possible links, a system read 1-based, how many
+    groups had no hub sentence). The command line shows the first few of a run's items and
+    counts the rest, but every note; the results keep one list, in the order they were met."""
+    return warning.startswith(("pair ", "group ")) and warning.endswith("; skipped")
+
+
 def align_scores(
     gold: Sequence[PairLike | BadPair],
     system: Sequence[PairLike | Alignment | BadPair],
