@@ -512,7 +512,7 @@ def test_the_summary_counts_a_tables_records_not_lines(tmp_path, capsys):
     assert main(["similarity", "--pairs", str(table), "--aligner", "exact"]) == 0
     err = capsys.readouterr().err
     assert f"{table}:4: 1 field, expected 2" in err
-    assert err.splitlines()[-1].startswith(f"paralign: warning: {table}: 1 of 2 records bad (each reported above;")
+    assert err.splitlines()[-1].startswith(f"paralign: warning: {table}: 1 of 2 records bad (reported above;")
     lines = tmp_path / "p.tsv"
     lines.write_text("The cat sat.\tA cat sat.\nonly one sentence\n", encoding="utf-8")
     assert main(["similarity", "--pairs", str(lines), "--aligner", "exact"]) == 0
