@@ -258,3 +258,20 @@ def test_similarity_says_how_a_gold_score_after_the_sentences_is_read() -> None:
         (1, "3 fields, expected 2 TAB-separated sentences (a gold score after them? a first line naming the "
             "columns sentence1, sentence2 and score makes the file readable)"),
         (2, "3 fields, expected 2 TAB-separated sentences")]
+
+
+def test_read_pair_rows_reads_tsv_jsonl_and_tables_with_bad_rows_in_place() -> None:
+    """One reader for `paralign similarity --pairs` and the web app's batch page: TSV with JSON
+    lines among them, JSONL, a table with a header; each bad row is its line and reason."""
+    from paralign.corpora.sentence_pairs import read_pair_rows
+
+    tsv = ["The cat sat.\tA cat sat.\n", "no tab\n", '{"id": "x", "source": "a", "target": "b"}\n']
+    assert list(read_pair_rows(tsv)) == [(1, ("The cat sat.", "A cat sat."), None),
+                                         (2, "1 field, expected 2 TAB-separated sentences", None), (3, ("a", "b"), "x")]
+    jsonl = ['\n', '{"source": "a", "target": "b", "id": 7}\n', "{oops\n"]
+    rows = list(read_pair_rows(jsonl))
+    assert rows[0] == (1, "empty line", None) and rows[1] == (2, ("a", "b"), "7")
+    assert rows[2][0] == 3 and "JSON" in rows[2][1]
+    table = ["sentence1,sentence2\n", "A man eats.,A man is eating.\n"]
+    assert list(read_pair_rows(table)) == [(2, ("A man eats.", "A man is eating."), None)]
+    assert list(read_pair_rows(["no tab\n"], lambda line: "not UTF-8")) == [(1, "not UTF-8", None)]

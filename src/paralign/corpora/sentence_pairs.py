@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -201,6 +201,67 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
     if next(tgt_iter, None) is not None:
         raise MismatchError(f"{source_name} has {counted(number, 'line')} but {target_name} has "
                             f"{_lines_to_end(tgt_iter, number + 1)}")
+
+
+#: One row of a pairs input as :func:`read_pair_rows` reads it: its line number, its two
+#: sentences or why it has none, and its id (a JSON record's ``"id"``, else None).
+PairRow = tuple[int, "tuple[str | list[str], str | list[str]] | str", "str | None"]
+
+
+def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] | None = None) -> Iterator[PairRow]:
+    """The rows of one input of sentence pairs, as ``paralign similarity --pairs`` reads it:
+    each line JSON or TSV as :func:`is_json_line` says. An input whose first line that is not
+    blank is JSON is read as `align` reads it (:func:`read_input_pairs`); another is a TSV file
+    (:func:`read_sentence_pairs`: plain pairs, STS, STS Benchmark, MSRP or a table with a
+    header), whose JSON lines are records too (:func:`_tsv_rows`). `reason_of(line)`: why a line
+    cannot be read though it parsed (the command's undecodable lines), or None."""
+    reason_of = reason_of or (lambda number: None)
+    lines = iter(lines)
+    head = list(takewhile_blank(lines))
+    if not head or not is_json_line(head[-1]):
+        for number, row, pair_id in _tsv_rows(itertools.chain(head, lines)):
+            yield number, (row if not isinstance(row, str) else reason_of(number) or row), pair_id
+        return
+    for pair in read_input_pairs(itertools.chain(head, lines), "auto"):
+        reason = reason_of(pair.line) or pair.error
+        if reason is None and pair.source is not None and pair.target is not None:
+            yield pair.line, (pair.source, pair.target), pair.id
+        else:
+            yield pair.line, reason or "no sentences", pair.id
+
+
+def _tsv_rows(lines: Iterable[str]) -> Iterator[PairRow]:
+    """The rows of a TSV file (`read_sentence_pairs`), with its JSON lines (`is_json_line`)
+    read as records (`parse_jsonl_line`), as `align` reads them: (line number, the sentences
+    or why there are none, the record's id)."""
+    kept: dict[int, str] = {}
+
+    def keep(lines: Iterable[str]) -> Iterator[str]:
+        for number, line in enumerate(lines, start=1):
+            kept[number] = line
+            yield line
+
+    for number, row in read_sentence_pairs(keep(lines)):
+        line = kept.pop(number, "")
+        while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
+            del kept[first]
+        if not is_json_line(line):
+            yield number, row, None
+            continue
+        pair = parse_jsonl_line(line, number, False)
+        if pair.source is None or pair.target is None:
+            yield number, pair.error or "no sentences", pair.id
+        else:
+            yield number, (pair.source, pair.target), pair.id
+
+
+def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:
+    """The blank lines at the head of `lines` and the first line that is not blank (what tells
+    a JSONL input from a TSV one), taken from `lines`."""
+    for line in lines:
+        yield line
+        if line.strip():
+            return
 
 
 def _lines_to_end(lines: Iterator[str], read: int) -> str:
