@@ -173,3 +173,31 @@ def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> No
     big = small.post("/similarity/batch", content=b"pairs=" + b"x" * 200_000,
                      headers={"content-type": "application/x-www-form-urlencoded", "accept": "text/html"})
     assert big.status_code == 413 and "<nav" in big.text  # the error page, not JSON
+
+
+def test_a_batch_given_up_by_a_stopping_server_does_no_more_blocks(engine, monkeypatch) -> None:
+    """A batch holds the engine's lock for all its rows (~10 s for a thousand pairs): once the
+    server stops and answers it 503, it stops between blocks instead of scoring the rest for
+    nobody."""
+    import threading
+
+    from paralign.similarity.rows import ScoredRows
+    from paralign.web.engine import ABANDONED, BATCH_BLOCK, Abandoned
+
+    given_up, blocks = threading.Event(), []
+
+    def add(self, block, *args, **kwargs):
+        blocks.append(len(block))
+        given_up.set()  # the server stops while the first block is scored
+        return [None] * len(block)
+
+    monkeypatch.setattr(ScoredRows, "add", add)
+    token = ABANDONED.set(given_up)
+    try:
+        with pytest.raises(Abandoned):
+            engine.similarity_batch("a b\tc d\n" * (BATCH_BLOCK * 3))
+    finally:
+        ABANDONED.reset(token)
+    assert blocks == [BATCH_BLOCK]
+    assert len(engine.similarity_batch("a b\tc d\n" * (BATCH_BLOCK + 1)).rows) == BATCH_BLOCK + 1  # not given up
+    assert blocks == [BATCH_BLOCK, BATCH_BLOCK, 1]

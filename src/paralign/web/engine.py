@@ -62,6 +62,9 @@ T = TypeVar("T")
 
 #: How a batch's notes name a pasted input (a chosen file is named by its name).
 PASTED = "pasted"
+#: Rows of a batch scored between two looks at whether the request was given up (the server
+#: stopping: :data:`ABANDONED`): a batch of a thousand pairs held the lock ~10 s after Ctrl-C.
+BATCH_BLOCK = 50
 
 #: Set (by the app's :class:`.app.StopAnswer`, one Event per request) once the request being
 #: answered is given up: the server stopped and answered it 503. The route's worker thread sees
@@ -424,7 +427,7 @@ class Engine:
         """The pairs of `text` (read as ``paralign similarity --pairs`` reads a file:
         :func:`~paralign.corpora.sentence_pairs.read_pair_rows`) scored by `signal` as that
         command scores them (:class:`~paralign.similarity.rows.ScoredRows`), in one turn of the
-        lock. More than `max_pairs` rows are refused before any work (FieldsRefused); a bad row,
+        lock (given up between blocks of :data:`BATCH_BLOCK` rows once the request is). More than `max_pairs` rows are refused before any work (FieldsRefused); a bad row,
         or a sentence over ``sentence_chars`` (:func:`over_limit`), is reported in its place.
         `name` names the input in the notes, as the command names its file."""
         scorer = self.signals.get(signal)
@@ -442,7 +445,14 @@ class Engine:
         signature = similarity_signature(scorer, function)
         notes = [note for note in (aligner_mismatch(scorer, function),) if note]
         scored = ScoredRows()
-        self._locked(lambda: scored.add(rows, scorer, function))
+
+        def work() -> None:  # block by block, stopping between blocks once the request is given up
+            for start in range(0, len(rows), BATCH_BLOCK):
+                if start and (abandoned := ABANDONED.get()) is not None and abandoned.is_set():
+                    raise Abandoned(f"the request was given up (the server stopped) after {start} of its rows")
+                scored.add(rows[start:start + BATCH_BLOCK], scorer, function)
+
+        self._locked(work)
         repeated = scored.repeated_ids_note(name)
         report = scored.to_dict(scorer, function, signature, [*notes, *([repeated] if repeated else [])])
         reasons = {problem["line"]: problem["reason"] for problem in scored.problems}
