@@ -194,6 +194,25 @@ def test_a_chosen_file_is_read_into_the_batch_form(page, server, tmp_path) -> No
     assert "--pairs mine.jsonl" in page.locator("#summary").inner_text()
 
 
+def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, server, tmp_path) -> None:
+    """The command reads a .gz file and refuses text that is not UTF-8; the page read gzip bytes
+    as text, and Latin-1 with replacement marks, then scored what nobody wrote."""
+    import gzip
+
+    packed = tmp_path / "pairs.tsv.gz"
+    packed.write_bytes(gzip.compress("Café au lait.\tA café au lait.\n".encode()))
+    page.goto(server + "similarity/batch")
+    page.set_input_files("#file", str(packed))
+    page.wait_for_function("document.getElementById('pairs').value.length > 0")
+    assert page.locator("#pairs").input_value() == "Café au lait.\tA café au lait.\n"
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes("Caf\u00e9.\tA caf\u00e9.\n".encode("latin-1"))
+    page.set_input_files("#file", str(latin))
+    page.wait_for_function("document.getElementById('file-note').textContent.includes('latin.tsv')")
+    assert "not UTF-8" in page.locator("#file-note").inner_text()
+    assert page.locator("#pairs").input_value() == "Café au lait.\tA café au lait.\n"  # left as it was
+
+
 def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
     page.goto(server + "paraphrases?phrase=cat&table=small.tsv")
     assert "feline" in page.locator("#paraphrases").inner_text()
