@@ -178,6 +178,15 @@ def test_a_pasted_batch_is_scored_with_its_bad_line_reported(page, server, tmp_p
     assert saved.read_text(encoding="utf-8") == (tmp_path / "cli.tsv").read_text(encoding="utf-8")
 
 
+def test_a_long_word_in_a_batch_wraps_instead_of_widening_the_page(page, server) -> None:
+    page.goto(server + "similarity/batch")
+    page.fill("#pairs", "z" * 480 + " cat\t" + "y" * 480 + " cat\n" + "q" * 600 + "\n")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#batch-rows tbody tr").count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
 def test_a_chosen_file_is_read_into_the_batch_form(page, server, tmp_path) -> None:
     """A file chosen on the batch page is read by the browser into the box (no upload), and its
     name is what the command line would be given."""

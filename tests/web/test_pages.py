@@ -388,7 +388,7 @@ def test_no_typed_text_makes_a_page_fail(client) -> None:
 
 def test_every_page_answers_head(client) -> None:
     """HEAD of a page was 405 (FastAPI's GET routes do not take it)."""
-    for path in ("/", "/align", "/similarity", "/paraeval", "/lattice", "/paraphrases", "/docs"):
+    for path in ("/", "/align", "/similarity", "/similarity/batch", "/paraeval", "/lattice", "/paraphrases", "/docs"):
         answer = client.head(path)
         assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
 
