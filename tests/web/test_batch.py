@@ -201,3 +201,14 @@ def test_a_batch_given_up_by_a_stopping_server_does_no_more_blocks(engine, monke
     assert blocks == [BATCH_BLOCK]
     assert len(engine.similarity_batch("a b\tc d\n" * (BATCH_BLOCK + 1)).rows) == BATCH_BLOCK + 1  # not given up
     assert blocks == [BATCH_BLOCK, BATCH_BLOCK, 1]
+
+
+def test_the_docs_example_of_a_batch_runs_as_shown(client) -> None:
+    """The docs page's curl example posts three lines, one of them bad: as a shell would pass it."""
+    import shlex
+
+    docs = html.unescape(client.get("/docs").text)
+    section = docs.split('id="op-post--api-similarity-batch"')[1].split("</section>")[0]
+    words = shlex.split(re.search(r"<code>(curl [^<]*)</code>", section).group(1))
+    answer = client.post("/api/similarity/batch", json=json.loads(words[-1])).json()
+    assert [row["error"] is None for row in answer["rows"]] == [True, False, True] and answer["rows"][2]["id"] == "p3"

@@ -97,6 +97,9 @@ PAIR_FIELDS = ("source", "target", "aligner", "preset")
 EXAMPLES: dict[str, dict[str, str | list[str]]] = {
     "/api/align": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
     "/api/similarity": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
+    "/api/similarity/batch": {"pairs": "The cat sat on the mat.\tA cat was sitting on the mat.\n"
+                              "a line that is not a pair\n"
+                              '{"id": "p3", "source": "It rained.", "target": "It was raining."}\n'},
     "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
                       "config": "default"},
     "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
