@@ -7,6 +7,7 @@ FIFO or a path in /dev or /proc is written in place); appending a plain text fil
 :func:`is_gzip_name` is the one rule for a name that asks for gzip, which reading
 (:mod:`paralign.textio`) follows too. :func:`check_output_name` is the one rule for an output's
 name: a suffix that names a format (:data:`SUFFIX_FORMATS`) other than the one written is refused.
+:func:`json_text` is how paralign writes JSON (the commands' ``--format json``, the web app's downloads).
 
 Not for: reading files (:mod:`paralign.textio`); table files (:mod:`paralign.tables`).
 """
@@ -15,11 +16,12 @@ from __future__ import annotations
 
 import gzip
 import io
+import json
 import os
 import tempfile
 from collections.abc import Mapping
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, Any
 
 from .errors import ConfigurationError, written_in_place
 
@@ -180,3 +182,15 @@ class AtomicTextWriter(io.TextIOWrapper):
         finally:
             if not done:
                 self._tmp.unlink(missing_ok=True)
+
+
+#: Characters JSON may hold unescaped in a string that other readers take for a line end
+#: (Python's str.splitlines, JavaScript before ES2019): json.dumps(ensure_ascii=False) leaves
+#: them raw (it escapes the C0 controls only), so a token holding one split a JSON line in two.
+_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """`value` as JSON, non-ASCII characters as they are but for those some readers split lines
+    at (U+2028, U+2029, U+0085), written as escapes: still the same JSON value, one line."""
+    return json.dumps(value, ensure_ascii=False, **options).translate(_LINE_BREAKS)

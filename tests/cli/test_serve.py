@@ -140,17 +140,100 @@ def test_lattice_page_draws_the_lattice(page, server, tmp_path) -> None:
     page.screenshot(path=str(tmp_path / "lattice.png"), full_page=True)
 
 
+BATCH = ("The cat sat on the mat.\tA cat was sitting on the mat.\n"
+         "a line without a tab\n"
+         f"{XSS}\tan alert\n"
+         "It rained all day.\tIt was raining the whole day.\n")
+
+
+def _batch_rows(page) -> list[tuple[str, str, str]]:
+    """The batch page's table: (line, source, score or reason) a row."""
+    return [(row.locator("td").nth(0).inner_text(), row.locator("td").nth(2).inner_text(),
+             row.locator("td").nth(4).inner_text()) for row in page.locator("#batch-rows tbody tr").all()]
+
+
+def test_a_pasted_batch_is_scored_with_its_bad_line_reported(page, server, tmp_path) -> None:
+    """Pairs pasted into the batch page, one line not a pair and one holding a script: a row a
+    line in the table, the bad one with its reason, the script shown as text; the downloads
+    are the command's output for the same input."""
+    page.goto(server + "similarity/batch")
+    assert "At most 1000 rows a request" in page.locator("#batch-limits").inner_text()
+    page.fill("#pairs", BATCH)
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    rows = _batch_rows(page)
+    assert [line for line, _, _ in rows] == ["1", "2", "3", "4"]
+    assert rows[1] == ("2", "", "1 field, expected 2 TAB-separated sentences")
+    assert rows[2][1] == XSS and float(rows[0][2]) > 0.5 and float(rows[3][2]) > 0.5
+    assert page.locator("#bad-lines li").all_inner_texts() == ["line 2: 1 field, expected 2 TAB-separated sentences"]
+    assert page.locator("script:not([src])").count() == 0 and page.dialogs == []
+    assert page.locator("#pairs").input_value().replace("\r\n", "\n") == BATCH  # kept for another try
+    with page.expect_download() as download:
+        page.click("#download-tsv")
+    saved = tmp_path / "scores.tsv"
+    download.value.save_as(saved)
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text(BATCH, encoding="utf-8")
+    main(["similarity", "--pairs", str(pairs), "-o", str(tmp_path / "cli.tsv")])
+    assert saved.read_text(encoding="utf-8") == (tmp_path / "cli.tsv").read_text(encoding="utf-8")
+
+
+def test_a_long_word_in_a_batch_wraps_instead_of_widening_the_page(page, server) -> None:
+    page.goto(server + "similarity/batch")
+    page.fill("#pairs", "z" * 480 + " cat\t" + "y" * 480 + " cat\n" + "q" * 600 + "\n")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#batch-rows tbody tr").count() == 2
+    assert page.evaluate("document.documentElement.scrollWidth") <= 1100
+
+
+def test_a_chosen_file_is_read_into_the_batch_form(page, server, tmp_path) -> None:
+    """A file chosen on the batch page is read by the browser into the box (no upload), and its
+    name is what the command line would be given."""
+    chosen = tmp_path / "mine.jsonl"
+    chosen.write_text('{"id": "a", "source": "The cat sat.", "target": "A cat sat."}\n{"id": "b"}\n', encoding="utf-8")
+    page.goto(server + "similarity/batch")
+    page.set_input_files("#file", str(chosen))
+    page.wait_for_function("document.getElementById('pairs').value.length > 0")
+    assert "mine.jsonl read into the box" in page.locator("#file-note").inner_text()
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    rows = page.locator("#batch-rows tbody tr")
+    assert rows.count() == 2 and rows.nth(0).locator("td").nth(1).inner_text() == "a"
+    assert "--pairs mine.jsonl" in page.locator("#summary").inner_text()
+
+
+def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, server, tmp_path) -> None:
+    """The command reads a .gz file and refuses text that is not UTF-8; the page read gzip bytes
+    as text, and Latin-1 with replacement marks, then scored what nobody wrote."""
+    import gzip
+
+    packed = tmp_path / "pairs.tsv.gz"
+    packed.write_bytes(gzip.compress("Café au lait.\tA café au lait.\n".encode()))
+    page.goto(server + "similarity/batch")
+    page.set_input_files("#file", str(packed))
+    page.wait_for_function("document.getElementById('pairs').value.length > 0")
+    assert page.locator("#pairs").input_value() == "Café au lait.\tA café au lait.\n"
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes("Caf\u00e9.\tA caf\u00e9.\n".encode("latin-1"))
+    page.set_input_files("#file", str(latin))
+    page.wait_for_function("document.getElementById('file-note').textContent.includes('latin.tsv')")
+    assert "not UTF-8" in page.locator("#file-note").inner_text()
+    assert page.locator("#pairs").input_value() == "Café au lait.\tA café au lait.\n"  # left as it was
+
+
 def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
     page.goto(server + "paraphrases?phrase=cat&table=small.tsv")
     assert "feline" in page.locator("#paraphrases").inner_text()
     page.goto(server + "similarity?source=a+cat+sat&target=the+cat+sat")
     assert page.locator("#signals tr[data-signal=sultan2014] td").inner_text() == "1.0000"
     page.goto(server + "docs")
-    assert page.locator("section.operation").count() == 6
+    assert page.locator("section.operation").count() == 7
     assert "POST /api/align" in page.locator("#op-post--api-align h2").inner_text()
 
 
-@pytest.mark.parametrize("path", ["", "align?source=a+cat+sat&target=the+cat+sat", "lattice", "docs"])
+@pytest.mark.parametrize("path", ["", "align?source=a+cat+sat&target=the+cat+sat", "lattice", "docs",
+                                  "similarity/batch"])
 def test_a_page_loads_with_no_console_error_or_failed_request(browser, server, path) -> None:
     """Every fresh page logged 'Failed to load resource: 404': the browser's /favicon.ico."""
     context = browser.new_context()
@@ -168,7 +251,8 @@ def test_a_page_loads_with_no_console_error_or_failed_request(browser, server, p
 PHONE_PAGES = ("align?source=The+cat+sat+quietly+on+the+mat+in+the+morning.&target=In+the+morning+a+cat+sat.",
                "similarity?source=The+cat+sat+quietly+on+the+mat.&target=A+cat+sat.",
                "paraeval?hypothesis=the+cat+sat+on+the+mat+in+the+morning&references=a+cat+sat%0Athe+feline+sat+on+a+rug",
-               "paraeval?config=paper&hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs")
+               "paraeval?config=paper&hypothesis=the+cat+sat&references=a+cat+sat", "lattice", "docs",
+               "similarity/batch")
 
 
 @pytest.mark.parametrize("path", PHONE_PAGES)
@@ -419,6 +503,29 @@ def test_cache_size_reaches_the_engine_and_defaults_to_the_server_bound(monkeypa
     with pytest.raises(SystemExit) as refused:
         main(["serve", "--cache-size", "0"])
     assert refused.value.code == 2 and "argument --cache-size: " in capsys.readouterr().err
+
+
+def test_max_pairs_reaches_the_app_and_defaults_to_the_web_apps(monkeypatch, capsys) -> None:
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.cli import serve
+    from paralign.errors import ConfigurationError
+    from paralign.web import Engine
+    from paralign.web.models import BATCH_PAIRS
+
+    seen = []
+
+    def app(*args, max_pairs=None, **kwargs):
+        seen.append(max_pairs)
+        raise ConfigurationError("stopped before serving")
+
+    monkeypatch.setattr(Engine, "load", lambda *args, **kwargs: None)
+    monkeypatch.setattr("paralign.web.create_app", app)
+    assert main(["serve", "--port", "0", "--resources", "none", "--max-pairs", "20"]) == 2
+    assert main(["serve", "--port", "0", "--resources", "none"]) == 2
+    assert seen == [20, BATCH_PAIRS] and serve.BATCH_PAIRS == BATCH_PAIRS
+    with pytest.raises(SystemExit) as refused:
+        main(["serve", "--max-pairs", "0"])
+    assert refused.value.code == 2 and "argument --max-pairs: " in capsys.readouterr().err
 
 
 def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:

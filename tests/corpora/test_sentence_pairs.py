@@ -271,3 +271,24 @@ def test_sentence_pair_rows_give_the_layout_and_a_tables_ids() -> None:
     layout, rows = sentence_pair_rows(["1\t101\t102\tA b.\tC d.\n"])
     assert layout == "msrp" and list(rows) == [(1, ("A b.", "C d."), None)]
     assert list(read_sentence_pairs(["Id,sentence1,sentence2\n", "x,A b.,C d.\n"])) == [(2, ("A b.", "C d."))]
+
+
+def test_read_pair_rows_reads_tsv_jsonl_and_tables_with_bad_rows_in_place() -> None:
+    """One reader for `paralign similarity --pairs` and the web app's batch page: TSV with JSON
+    lines among them, JSONL, a table with a header; each bad row is its line and reason."""
+    from paralign.corpora.sentence_pairs import read_pair_rows
+
+    tsv = ["The cat sat.\tA cat sat.\n", "no tab\n", '{"id": "x", "source": "a", "target": "b"}\n']
+    assert list(read_pair_rows(tsv)) == [(1, ("The cat sat.", "A cat sat."), None),
+                                         (2, "1 field, expected 2 TAB-separated sentences", None), (3, ("a", "b"), "x")]
+    jsonl = ['\n', '{"source": "a", "target": "b", "id": 7}\n', "{oops\n"]
+    rows = list(read_pair_rows(jsonl))
+    assert rows[0] == (1, "empty line", None) and rows[1] == (2, ("a", "b"), "7")
+    assert rows[2][0] == 3 and "JSON" in rows[2][1]
+    table = ["sentence1,sentence2\n", "A man eats.,A man is eating.\n"]
+    assert list(read_pair_rows(table)) == [(2, ("A man eats.", "A man is eating."), None)]
+    layout: list[str] = []
+    with_ids = ["id,sentence1,sentence2\n", "p1,A man eats.,A man is eating.\n"]
+    assert list(read_pair_rows(with_ids, layout=layout)) == [(2, ("A man eats.", "A man is eating."), "p1")]
+    assert layout == ["table"]
+    assert list(read_pair_rows(["no tab\n"], lambda line: "not UTF-8")) == [(1, "not UTF-8", None)]

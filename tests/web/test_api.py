@@ -268,8 +268,8 @@ def test_text_comes_back_as_data_not_markup(client) -> None:
 
 def test_the_schema_documents_every_route_with_its_limits(client) -> None:
     schema = client.get("/openapi.json").json()
-    assert {p for p in schema["paths"]} == {"/api/info", "/api/align", "/api/similarity", "/api/paraeval",
-                                             "/api/lattice", "/api/paraphrases"}
+    assert {p for p in schema["paths"]} == {"/api/info", "/api/align", "/api/similarity", "/api/similarity/batch",
+                                             "/api/paraeval", "/api/lattice", "/api/paraphrases"}
     source = schema["components"]["schemas"]["AlignRequest"]["properties"]["source"]
     assert source["maxLength"] == 500
     for path, methods in schema["paths"].items():
@@ -312,7 +312,7 @@ def test_fuzzing_the_api_against_its_schema_finds_no_server_error(engine) -> Non
 
     schema = schemathesis.openapi.from_asgi("/openapi.json", create_app(engine=engine))
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 6
+    assert len(operations) == 7
     for operation in operations:
         @given(case=operation.as_strategy())
         @settings(max_examples=40, deadline=None, derandomize=True, database=None,

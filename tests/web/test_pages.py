@@ -263,7 +263,8 @@ def test_api_docs_page_works_offline(client, report_page) -> None:
     headings = [part for part in page.text.split("\n") if part.startswith(("POST /api", "GET /api"))]
     assert {"POST /api/align", "POST /api/lattice", "GET /api/info"} <= set(headings)
     assert "at most 500 characters" in page.text
-    assert "413 (body over 65536 bytes), 422 (" in " ".join(page.text.split())  # was "bytes) , 422"
+    batch = client.get("/api/info").json()["limits"]["batch_body_bytes"]
+    assert f"413 (body over 65536 bytes; a batch's over {batch}), 422 (" in " ".join(page.text.split())  # was "bytes) , 422"
     sources = [attrs.get("src") or attrs.get("href") for _, attrs in page.elements]
     assert page.count("script") == 0
     assert all(s is None or s.startswith("/") for s in sources), sources  # nothing from the internet
@@ -387,7 +388,7 @@ def test_no_typed_text_makes_a_page_fail(client) -> None:
 
 def test_every_page_answers_head(client) -> None:
     """HEAD of a page was 405 (FastAPI's GET routes do not take it)."""
-    for path in ("/", "/align", "/similarity", "/paraeval", "/lattice", "/paraphrases", "/docs"):
+    for path in ("/", "/align", "/similarity", "/similarity/batch", "/paraeval", "/lattice", "/paraphrases", "/docs"):
         answer = client.head(path)
         assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/html"), path
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import errno
-import json
 import math
 import os
 import shutil
@@ -24,7 +23,7 @@ from typing import IO, Any, Protocol, TypeVar
 
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
-from ..textout import Writes, check_output_name
+from ..textout import Writes, check_output_name, json_text
 from ._stderr import from_the_terminal, shown
 from ._warnings import warn, warn_each, warn_summary
 
@@ -415,18 +414,6 @@ def open_out(path: str | Path | None) -> Iterator[IO[str]]:
 
 #: The errno of a write that found no room: the disk, the user's quota or the file size limit.
 _FULL = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG})
-
-
-#: Characters JSON may hold unescaped in a string that other readers take for a line end
-#: (Python's str.splitlines, JavaScript before ES2019): json.dumps(ensure_ascii=False) leaves
-#: them raw (it escapes the C0 controls only), so a token holding one split a JSON line in two.
-_LINE_BREAKS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
-
-
-def json_text(value: Any, **options: Any) -> str:
-    """`value` as JSON, non-ASCII characters as they are but for those some readers split lines
-    at (U+2028, U+2029, U+0085), written as escapes: still the same JSON value, one line."""
-    return json.dumps(value, ensure_ascii=False, **options).translate(_LINE_BREAKS)
 
 
 def emit(result: Any, fmt: str, render_text: Callable[[Any], str], out: IO[str] | None = None) -> None:

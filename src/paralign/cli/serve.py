@@ -24,6 +24,9 @@ from ._common import add_format, non_negative_int, positive_int, progress, warn
 from ._options import add_encoder_options, encoder_device
 from ._stderr import ShownRecords
 
+#: The batch page's default most rows a request (paralign.web.models.BATCH_PAIRS, which this
+#: command does not import before it runs: the web extra may be missing).
+BATCH_PAIRS = 1_000
 #: The highest TCP port.
 MAX_PORT = 65535
 #: What --encoder and --device reach in this command (its help).
@@ -105,6 +108,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="entries each cache of the ParaEval scorers and similarity signals holds before it "
                         "starts again (default: 5,000, paralign.web.engine.SERVE_CACHE_SIZE): memory stays bounded "
                         "however many requests come")
+    parser.add_argument("--max-pairs", type=positive_int, default=BATCH_PAIRS, metavar="N",
+                        help="the most rows (sentence pairs) the batch page and POST /api/similarity/batch take in one "
+                        "request (default: %(default)s); a batch holds the server while it runs, every other request "
+                        "waiting, and its body may take 12 KiB a row")
     add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"),
                         default="warning", help="uvicorn's log level on stderr (default: %(default)s)")
@@ -143,7 +150,7 @@ def run(args: argparse.Namespace) -> int:
             warn(f"listening on {args.host}: other machines can connect (no login, no encryption); "
                  "the default --host 127.0.0.1 keeps the server to this machine")
         engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
-        app = create_app(config, engine=engine, hosts=hosts)
+        app = create_app(config, engine=engine, hosts=hosts, max_pairs=args.max_pairs)
         return _serve(args, uvicorn, app, engine, sock)
 
 

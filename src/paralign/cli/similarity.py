@@ -8,37 +8,26 @@ import math
 import sys
 from collections.abc import Iterable, Iterator
 from contextlib import ExitStack
-from itertools import chain, islice
+from itertools import islice
 from typing import IO
 
 from .._moved import moved_names
-from ..aligners.batch import PairFailure, TextLike
 from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
-from ..corpora.sentence_pairs import (
-    InputPair,
-    is_json_line,
-    parse_jsonl_line,
-    read_input_pairs,
-    read_parallel,
-    sentence_pair_rows,
-)
+from ..corpora.sentence_pairs import InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
 from ..similarity import (
     DEFAULT_SIGNAL,
     Signal,
-    SimilarityBatch,
     fit_on_files,
     make_signal,
-    similarity_many,
 )
 from ..similarity.contextual import contextual_aligner, encoder_options
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.model import TrainedClassifier, load_model_report
-from ..similarity.paraphrase import repeated_ids_note
+from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.signature import (
     saved_model_notes,
-    scored_aligner,
     similarity_signature,
     uses_encoder,
 )
@@ -118,25 +107,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _text_row(score: float | None, threshold: float | None) -> str:
-    """One text line: the score, and with a paraphrase model (a threshold) TAB and its 1/0 label.
-    A pair without a score has as many columns as the others, each NA, so a reader that splits
-    every line into the same columns still can (the pair's file:line is reported on stderr)."""
-    columns = ["NA" if score is None else f"{score:.6f}"]
-    if threshold is not None:
-        columns.append("NA" if score is None else str(int(score > threshold)))
-    return "\t".join(columns) + "\n"
-
-
-#: One input row: its line number, its two sentences or why it has none, its id (JSONL's
-#: ``"id"``) and the file to name for it when not the input's name (two files).
-Row = tuple[int, "tuple[TextLike, TextLike] | str", "str | None", "str | None"]
-
-
 def _blocks(stack: ExitStack, args: argparse.Namespace, layout: list[str]) -> Iterator[list[Row]]:
     """The input's rows (:func:`_rows`) in blocks of up to BLOCK, a block ended early where
     stdin's writer waits for the scores of the lines it sent (`_common.runs`); a TSV-like
-    input's layout put in `layout` (:func:`_tsv_rows`)."""
+    input's layout put in `layout` (:func:`~paralign.corpora.sentence_pairs.read_pair_rows`)."""
     handles: list[IO[str]] = []  # the inputs, as _rows opens them
     for run in runs(_rows(stack, args, handles, layout), lambda: input_waits(*handles)()):
         while block := list(islice(run, BLOCK)):
@@ -144,32 +118,23 @@ def _blocks(stack: ExitStack, args: argparse.Namespace, layout: list[str]) -> It
 
 
 def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], layout: list[str]) -> Iterator[Row]:
-    """The input's rows: two line-aligned files (--source/--target), or one file whose lines
-    are read as `align` reads them, each JSON or TSV as `is_json_line` says. A file whose first
-    line that is not blank is JSON is read as `align` reads it (`read_input_pairs`); another is
-    a TSV file (`read_sentence_pairs`: plain pairs, STS, STS Benchmark, MSRP or a table with a header), whose JSON
-    lines are records too (:func:`_tsv_rows`). A line that is not UTF-8 (--encoding-errors
-    skip) is a row without sentences whose reason says so, whatever the layout. Each input
-    opened is put in `handles`."""
-    if args.source:
-        src = stack.enter_context(open_in(args.source, args.encoding_errors))
-        tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
-        handles += [src, tgt]
-        source_name, target_name = input_name(args.source), input_name(args.target)
-        named: list[tuple[IO[str], str | None]] = [(src, source_name), (tgt, target_name)]
-        pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=source_name, target_name=target_name)
-    else:
+    """The input's rows: two line-aligned files (--source/--target), or one file read by
+    :func:`~paralign.corpora.sentence_pairs.read_pair_rows` (each line JSON or TSV as
+    `is_json_line` says). A line that is not UTF-8 (--encoding-errors skip) is a row without
+    sentences whose reason says so, whatever the layout. Each input opened is put in `handles`;
+    a TSV-like input's layout in `layout`."""
+    if not args.source:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
         handles.append(handle)
-        named = [(handle, None)]
-        lines = iter(handle)
-        head = list(takewhile_blank(lines))
-        if not head or not is_json_line(head[-1]):
-            for number, row, pair_id in _tsv_rows(chain(head, lines), layout):
-                yield number, (row if not isinstance(row, str) else undecodable_lines(handle).get(number, row)), \
-                    pair_id, None
-            return
-        pairs = read_input_pairs(chain(head, lines), "auto")
+        for number, row, pair_id in read_pair_rows(handle, lambda number: undecodable_lines(handle).get(number), layout):
+            yield number, row, pair_id, None
+        return
+    src = stack.enter_context(open_in(args.source, args.encoding_errors))
+    tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
+    handles += [src, tgt]
+    source_name, target_name = input_name(args.source), input_name(args.target)
+    named: list[tuple[IO[str], str | None]] = [(src, source_name), (tgt, target_name)]
+    pairs: Iterable[InputPair] = read_parallel(src, tgt, source_name=source_name, target_name=target_name)
     for pair in pairs:
         reason, origin = pair.error, pair.origin
         for handle, name in named:
@@ -181,42 +146,6 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
             yield pair.line, (pair.source, pair.target), pair.id, None
         else:
             yield pair.line, reason or "no sentences", pair.id, origin
-
-
-def _tsv_rows(lines: Iterable[str], layout: list[str]) -> Iterator[tuple[int, tuple[TextLike, TextLike] | str, str | None]]:
-    """The rows of a TSV file (`sentence_pair_rows`, its layout appended to `layout`), with its JSON
-    lines (`is_json_line`) read as records (`parse_jsonl_line`), as `align` reads them: (line number,
-    the sentences or why there are none, the id: a table's id column, or the record's)."""
-    kept: dict[int, str] = {}
-
-    def keep(lines: Iterable[str]) -> Iterator[str]:
-        for number, line in enumerate(lines, start=1):
-            kept[number] = line
-            yield line
-
-    found, rows = sentence_pair_rows(keep(lines))
-    layout.append(found)
-    for number, row, pair_id in rows:
-        line = kept.pop(number, "")
-        while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
-            del kept[first]
-        if not is_json_line(line):
-            yield number, row, pair_id
-            continue
-        pair = parse_jsonl_line(line, number, False)
-        if pair.source is None or pair.target is None:
-            yield number, pair.error or "no sentences", pair.id
-        else:
-            yield number, (pair.source, pair.target), pair.id
-
-
-def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:
-    """The blank lines at the head of `lines` and the first line that is not blank (what tells
-    a JSONL input from a TSV one), taken from `lines`."""
-    for line in lines:
-        yield line
-        if line.strip():
-            return
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
@@ -295,57 +224,33 @@ def run(args: argparse.Namespace) -> int:
         warn(note)
     threshold = math.nan if trained is None else trained.threshold
     classify = not math.isnan(threshold)  # a paraphrase model
-    scores: list[float | None] = []
-    failures: list[PairFailure] = []  # by index among all the rows, as the library's batch has them
-    ids: list[str | None] = []
-    lines: list[int] = []  # each pair's line, for the ids' note
-    problems: list[dict] = []
+    rows = ScoredRows()
     source = input_name(args.source or args.pairs)
     to_terminal = args.format == "text" and is_std(args.output) and sys.stdout.isatty()  # scores streamed there
     update, close = progress_callback(None, "similarity", disable=True if to_terminal else None)  # show the progress
-    layout: list[str] = []  # a TSV-like input's (sentence_pairs.LAYOUTS), once read
+    layout: list[str] = []  # a TSV-like input's (sentence_pairs.detect_layout), once read
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
         for block in _blocks(stack, args, layout):
-            good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
-            batch = similarity_many(
-                [r for _, r in good], args.workers, signal=signal, aligner=aligner, progress=update
-            )
-            by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
-            errors = {good[failure.index][0]: failure.error for failure in batch.failures}
-            known = len(problems)
-            for number, row, pair_id, origin in block:
-                if isinstance(row, str):
-                    problems.append({"line": number, "reason": row, **({"file": origin} if origin else {})})
-                    failures.append(PairFailure(len(scores), row))
-                elif number in errors:
-                    problems.append({"line": number, "reason": errors[number]})
-                    failures.append(PairFailure(len(scores), errors[number]))
-                ids.append(pair_id)
-                lines.append(number)
-                score = by_line.get(number)
-                scores.append(score)
+            known = len(rows.problems)
+            for score in rows.add(block, signal, aligner, args.workers, update):
                 if args.format == "text":
-                    out.write(_text_row(score, threshold if classify else None))
+                    out.write(score_line(score, threshold if classify else None))
             if out is sys.stdout:  # a pipe sees each block's scores as they come (streaming), not per buffer
                 out.flush()
-            for problem in problems[known:]:  # each bad row, as its block is done (in line order)
+            for problem in rows.problems[known:]:  # each bad row, as its block is done (in line order)
                 warn_item(f"{problem.get('file', source)}:{problem['line']}: {problem['reason']}")
         close()
-        repeated = repeated_ids_note([(i, f"{source}:{n}") for i, n in zip(ids, lines, strict=True)], "pair", "id",
-                                     'its score and the first\'s are told apart only by their place in "scores"')
+        repeated = rows.repeated_ids_note(source)
         if repeated:
             notes.append(repeated)
             warn(repeated)
         if args.format == "json":  # the library's record of all the rows, and what only the command knows
-            batch = SimilarityBatch(tuple(scores), tuple(failures), signal.name,
-                                    scored_aligner(signal, aligner, signature), signature)
-            result = {**batch.to_dict(), "skipped": len(problems), "skipped_rows": problems, "notes": notes}
-            if any(pair_id is not None for pair_id in ids):  # JSONL's "id"s, in the scores' order
-                result["ids"] = ids
+            result = rows.to_dict(signal, aligner, signature, notes)
             if classify:
                 result["threshold"] = threshold
-                result["paraphrase"] = [None if s is None else s > threshold for s in scores]
+                result["paraphrase"] = [None if s is None else s > threshold for s in rows.scores]
             emit(result, "json", str, out)
+    scores = rows.scores
     if not scores:
         warn(f"{source}: no sentence pairs")
     unit = "record" if layout == ["table"] else "input line"  # a quoted CSV field may hold line breaks

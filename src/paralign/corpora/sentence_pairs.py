@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -203,6 +203,72 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
                             f"{_lines_to_end(tgt_iter, number + 1)}")
 
 
+#: One row of a pairs input as :func:`read_pair_rows` reads it: its line number, its two
+#: sentences or why it has none, and its id (a JSON record's ``"id"``, a table's id column, else None).
+PairRow = tuple[int, "tuple[str | list[str], str | list[str]] | str", "str | None"]
+
+
+def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] | None = None,
+                   layout: list[str] | None = None) -> Iterator[PairRow]:
+    """The rows of one input of sentence pairs, as ``paralign similarity --pairs`` reads it:
+    each line JSON or TSV as :func:`is_json_line` says. An input whose first line that is not
+    blank is JSON is read as `align` reads it (:func:`read_input_pairs`); another is a TSV file
+    (:func:`read_sentence_pairs`: plain pairs, STS, STS Benchmark, MSRP or a table with a
+    header), whose JSON lines are records too (:func:`_tsv_rows`; a table's id column gives a
+    row's id, as JSONL's ``"id"`` does). `reason_of(line)`: why a line cannot be read though it
+    parsed (the command's undecodable lines), or None. A TSV-like input's layout
+    (:func:`detect_layout`) is appended to `layout` once read."""
+    reason_of = reason_of or (lambda number: None)
+    lines = iter(lines)
+    head = list(takewhile_blank(lines))
+    if not head or not is_json_line(head[-1]):
+        for number, row, pair_id in _tsv_rows(itertools.chain(head, lines), [] if layout is None else layout):
+            yield number, (row if not isinstance(row, str) else reason_of(number) or row), pair_id
+        return
+    for pair in read_input_pairs(itertools.chain(head, lines), "auto"):
+        reason = reason_of(pair.line) or pair.error
+        if reason is None and pair.source is not None and pair.target is not None:
+            yield pair.line, (pair.source, pair.target), pair.id
+        else:
+            yield pair.line, reason or "no sentences", pair.id
+
+
+def _tsv_rows(lines: Iterable[str], layout: list[str]) -> Iterator[PairRow]:
+    """The rows of a TSV file (`sentence_pair_rows`, its layout appended to `layout`), with its JSON
+    lines (`is_json_line`) read as records (`parse_jsonl_line`), as `align` reads them: (line number,
+    the sentences or why there are none, the id: a table's id column, or the record's)."""
+    kept: dict[int, str] = {}
+
+    def keep(lines: Iterable[str]) -> Iterator[str]:
+        for number, line in enumerate(lines, start=1):
+            kept[number] = line
+            yield line
+
+    found, rows = sentence_pair_rows(keep(lines))
+    layout.append(found)
+    for number, row, pair_id in rows:
+        line = kept.pop(number, "")
+        while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
+            del kept[first]
+        if not is_json_line(line):
+            yield number, row, pair_id
+            continue
+        pair = parse_jsonl_line(line, number, False)
+        if pair.source is None or pair.target is None:
+            yield number, pair.error or "no sentences", pair.id
+        else:
+            yield number, (pair.source, pair.target), pair.id
+
+
+def takewhile_blank(lines: Iterator[str]) -> Iterator[str]:
+    """The blank lines at the head of `lines` and the first line that is not blank (what tells
+    a JSONL input from a TSV one), taken from `lines`."""
+    for line in lines:
+        yield line
+        if line.strip():
+            return
+
+
 def _lines_to_end(lines: Iterator[str], read: int) -> str:
     """How many lines a file has, `read` of them read already and the rest left in `lines`
     (counted on the way to an error only); "more lines" when the rest cannot be read."""
@@ -228,11 +294,11 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
         yield number, row
 
 
-#: One row of a file of sentence pairs: the line it starts on, its sentences or why it has none, its id.
-PairRow = tuple[int, "tuple[str, str] | str", "str | None"]
+#: One row of a file of sentence pairs: the line it starts on, its sentences (text) or why it has none, its id.
+TextPairRow = tuple[int, "tuple[str, str] | str", "str | None"]
 
 
-def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50) -> tuple[str, Iterator[PairRow]]:
+def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50) -> tuple[str, Iterator[TextPairRow]]:
     """The layout of a file of sentence pairs (:func:`detect_layout`, on its first `sample_lines`
     lines, read now) and its rows as :func:`read_sentence_pairs` reads them, each with its id: a
     table's ``id`` column (None where its header names none, or its cell is empty), as a JSONL
@@ -243,7 +309,7 @@ def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50) -> tuple[st
     return layout, _pair_rows(layout, sample, lines)
 
 
-def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator[PairRow]:
+def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator[TextPairRow]:
     """:func:`sentence_pair_rows`' rows of a file in `layout`, its first lines `sample`, the rest `lines`."""
     if layout == "table":  # one pair a record, numbered by the line it starts on
         for number, record in table_records(itertools.chain(sample, lines)):

@@ -2,7 +2,8 @@
 
 :func:`create_app` (in :mod:`.app`) builds the FastAPI app: pages to align two sentences (the
 grid of :mod:`paralign.viz` and a table of links), to compare them by every similarity signal,
-to score a hypothesis with ParaEval (its words highlighted by match tier), to build a word
+to score many pairs at once as ``paralign similarity --pairs`` does (the batch page), to
+score a hypothesis with ParaEval (its words highlighted by match tier), to build a word
 lattice and to list a phrase's paraphrases; and the JSON API behind them (:mod:`.api`, models
 and input limits in :mod:`.models`). What it computes, with the models loaded once at start-up,
 is the :class:`.engine.Engine`.

@@ -1,4 +1,4 @@
-"""The JSON API: ``POST /api/align``, ``/api/similarity``, ``/api/paraeval``, ``/api/lattice``,
+"""The JSON API: ``POST /api/align``, ``/api/similarity``, ``/api/similarity/batch``, ``/api/paraeval``, ``/api/lattice``,
 ``/api/paraphrases`` and ``GET /api/info`` (HEAD too, for health checks), each with pydantic models (:mod:`.models`), so the
 OpenAPI schema at ``/openapi.json`` describes them exactly.
 
@@ -20,11 +20,13 @@ from ..aligners.registry import resolve_aligner
 from ..aligners.signature import alignment_signature
 from ..metrics.paraeval import ParaEvalScore, SegmentMatch
 from ..similarity.signature import similarity_signature
-from .engine import Aligned, Engine, LatticeResult, ParaEvalResult
+from .engine import PASTED, Aligned, BatchResult, Engine, LatticeResult, ParaEvalResult
 from .models import (
-    LIMITS,
     AlignRequest,
     AlignResponse,
+    BatchRequest,
+    BatchResponse,
+    BatchRow,
     Chunk,
     Edge,
     FieldsRefused,
@@ -145,6 +147,16 @@ def answer_paraeval(result: ParaEvalResult) -> ParaEvalResponse:
                    f=d["f"], counts=d["counts"], graded=view)
 
 
+def answer_batch(result: BatchResult) -> BatchResponse:
+    """A batch's rows (each its sentences and score, or why it has none) and the record and text
+    ``paralign similarity`` writes for the same input."""
+    rows = [BatchRow(line=number, id=pair_id, source=None if isinstance(row, str) else row[0],
+                     target=None if isinstance(row, str) else row[1], score=score, error=error)
+            for (number, row, pair_id, _), score, error in zip(result.rows, result.scores, result.errors, strict=True)]
+    return BatchResponse(rows=rows, pairs=len(rows), skipped=result.report["skipped"],
+                         signature=result.report["signature"], report=result.report, text=result.text)
+
+
 def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
     from ..viz import lattice_drawing
 
@@ -164,7 +176,8 @@ async def info(request: Request) -> Info:
     answered at once while every thread of the pool holds a request waiting for the engine."""
     engine = engine_of(request)
     return Info(aligners=engine.aligner_names, presets=engine.presets, signals=list(engine.signals),
-                tables=list(engine.sources), limits=dict(LIMITS), paraeval_configs=engine.paraeval_configs,
+                tables=list(engine.sources), limits=dict(request.app.state.limits),
+                paraeval_configs=engine.paraeval_configs,
                 encoder=engine.encoder_id, unavailable=engine.unavailable)
 
 
@@ -185,6 +198,20 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
                               scores=engine.similarity(aligned),
                               signature=signals_signature(engine, aligned),
                               notes=engine.similarity_notes(aligned))
+
+
+@router.post("/similarity/batch", response_model=BatchResponse, responses={
+    413: {"model": Problem, "description": "the request body is over limits.batch_body_bytes (GET /api/info)"},
+    422: {"model": Problem, "description": "a field breaks a rule (pairs over limits.batch_pairs rows, an unknown "
+          "signal); a bad line of pairs is no error: it is reported in its row"}},
+    summary="many sentence pairs scored by one signal, as `paralign similarity --pairs FILE` scores them: every "
+    "row's score, each bad line in its place with its reason, and the command's JSON and text output; at most "
+    "limits.batch_pairs rows (GET /api/info); other requests wait while a batch runs")
+def similarity_batch(body: BatchRequest, request: Request) -> BatchResponse:
+    result = engine_of(request).similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
+                                                 name=body.name or PASTED,
+                                                 max_pairs=request.app.state.limits["batch_pairs"])
+    return answer_batch(result)
 
 
 @router.post("/paraeval", response_model=ParaEvalResponse,

@@ -10,7 +10,9 @@ loaded), and keeps it in ``app.state.engine``. Around the routes:
   timeout) gets 503, in the shape of every other error, and does no more work
   (:class:`StopAnswer`);
 - a request body over :data:`.models.LIMITS` ``body_bytes`` is refused with 413 before any
-  route sees it (the declared length is checked first, then the bytes as they arrive);
+  route sees it (the declared length is checked first, then the bytes as they arrive); the
+  batch routes (:data:`.models.BATCH_PATHS`) take up to ``batch_body_bytes``
+  (:func:`.models.batch_limits` of the server's ``max_pairs``), enough for that many rows;
 - a request that the models refuse gets 422 with a one-line message naming each field, and a
   ParalignError raised by the library for what a client sent (an unknown table, a lattice that
   cannot be built) gets 422 with its message, and so does a body FastAPI cannot decode (not
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import AsyncIterator, Iterable
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -52,7 +54,16 @@ from .. import __version__
 from ..errors import ParalignError
 from . import api, pages
 from .engine import ABANDONED, Engine, ServeConfig
-from .models import LIMITS, FieldsRefused, describe, field_errors, not_utf8
+from .models import (
+    BATCH_PAIRS,
+    BATCH_PATHS,
+    LIMITS,
+    FieldsRefused,
+    batch_limits,
+    describe,
+    field_errors,
+    not_utf8,
+)
 
 STATIC = Path(__file__).parent / "static"
 
@@ -70,7 +81,7 @@ async def _send_error(scope: dict, send: Any, status: int, message: str) -> None
     asking for a page the HTML error page, as the routes' errors are answered (:func:`_wants_page`).
     A page opened under a name the server refuses (``http://0.0.0.0:8000/``) showed raw JSON."""
     request = Request(scope)
-    page = scope.get("method") in ("GET", "HEAD") and "path" in scope and _wants_page(request)
+    page = "path" in scope and _wants_page(request)
     answer = (pages.error_page(request, status, message) if page
               else JSONResponse({"error": message, "detail": []}, status_code=status))
 
@@ -97,21 +108,24 @@ class HostCheck:
 
 
 class BodyLimit:
-    """ASGI middleware: 413 for a request body over `limit` bytes (declared or sent)."""
+    """ASGI middleware: 413 for a request body over `limit` bytes (declared or sent), or over
+    `paths`' own limit for a request to one of them (the batch routes)."""
 
-    def __init__(self, app: Any, limit: int) -> None:
-        self.app, self.limit = app, limit
+    def __init__(self, app: Any, limit: int, paths: Mapping[str, int] | None = None) -> None:
+        self.app, self.default, self.paths = app, limit, dict(paths or {})
 
-    async def _refuse(self, scope: dict, send: Any) -> None:
-        await _send_error(scope, send, 413, f"the request body is over {self.limit} bytes")
+    async def _refuse(self, scope: dict, send: Any, limit: int) -> None:
+        await _send_error(scope, send, 413, f"the request body is over {limit} bytes"
+                          + (", the most a batch may take" if scope.get("path") in self.paths else ""))
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = self.paths.get(scope.get("path", ""), self.default)
         declared = dict(scope.get("headers", ())).get(b"content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
-            await self._refuse(scope, send)
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            await self._refuse(scope, send, limit)
             return
         chunks, size, more = [], 0, True
         while more:  # read the body here, up to the limit, then replay it to the app
@@ -120,8 +134,8 @@ class BodyLimit:
                 break
             chunks.append(message.get("body", b""))
             size += len(chunks[-1])
-            if size > self.limit:
-                await self._refuse(scope, send)
+            if size > limit:
+                await self._refuse(scope, send, limit)
                 return
             more = message.get("more_body", False)
         body, replayed = b"".join(chunks), False
@@ -181,9 +195,10 @@ async def _refused(request: Request, exc: ParalignError) -> JSONResponse:
 
 def _wants_page(request: Request) -> bool:
     """A browser asking for a page: GET or HEAD of a path outside the API, the schema and the
-    static files, accepting HTML."""
+    static files, or a POST of a page's form (the batch page's), accepting HTML."""
     path = request.url.path
-    return (request.method in ("GET", "HEAD") and not path.startswith(("/api/", "/static/"))
+    asks = request.method in ("GET", "HEAD") or (request.method == "POST" and path in pages.FORM_POSTS)
+    return (asks and not path.startswith(("/api/", "/static/"))
             and path not in ("/api", "/openapi.json") and "text/html" in request.headers.get("accept", ""))
 
 
@@ -243,7 +258,8 @@ def _schema(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
                              routes=app.routes)
         engine = app.state.engine
-        offered = {"aligner": engine.aligner_names, "preset": engine.presets, "config": engine.paraeval_configs}
+        offered = {"aligner": engine.aligner_names, "preset": engine.presets, "config": engine.paraeval_configs,
+                   "signal": list(engine.signals)}
         for model in schema["components"]["schemas"].values():
             for name, choices in offered.items():
                 spec = model.get("properties", {}).get(name, {})
@@ -267,10 +283,12 @@ class _App(FastAPI):
 
 
 def create_app(config: ServeConfig | None = None, *, engine: Engine | None = None,
-               max_body: int = LIMITS["body_bytes"], hosts: Iterable[str] | None = None) -> FastAPI:
+               max_body: int = LIMITS["body_bytes"], hosts: Iterable[str] | None = None,
+               max_pairs: int = BATCH_PAIRS) -> FastAPI:
     """The app; its lifespan loads an Engine from `config` (default: :class:`ServeConfig`'s
     defaults) unless `engine` is given. With `hosts`, only requests for those host names are
-    answered (see the module's docstring)."""
+    answered (see the module's docstring). A batch takes at most `max_pairs` rows, in a body of
+    at most :func:`.models.batch_limits`' ``batch_body_bytes`` (``app.state.limits``: every limit)."""
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -281,6 +299,7 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
                redoc_url=None, description="Paraphrase-aware comparison of English text: word "
                "alignment, sentence similarity, ParaEval, word lattices and paraphrase tables. "
                "Every request is limited in size; errors are JSON {error, detail}.")
+    app.state.limits = {**LIMITS, "body_bytes": max_body, **batch_limits(max_pairs)}
     if engine is not None:  # usable at once, also by a client that runs no lifespan (schema fuzzers)
         app.state.engine = engine
     # FastAPI's decorator, called: it registers a handler of one exception class as it is typed
@@ -289,7 +308,8 @@ def create_app(config: ServeConfig | None = None, *, engine: Engine | None = Non
     app.exception_handler(ParalignError)(_refused)
     app.exception_handler(HTTPException)(_http_error)
     app.add_exception_handler(Exception, _server_error)
-    app.add_middleware(BodyLimit, limit=max_body)
+    app.add_middleware(BodyLimit, limit=max_body,
+                       paths=dict.fromkeys(BATCH_PATHS, app.state.limits["batch_body_bytes"]))
     if hosts is not None:
         app.add_middleware(HostCheck, hosts=hosts)
     app.add_middleware(StopAnswer)  # added last: runs first

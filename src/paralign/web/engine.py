@@ -21,6 +21,7 @@ Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.
 
 from __future__ import annotations
 
+import io
 import itertools
 import math
 import threading
@@ -33,7 +34,9 @@ from typing import Any, TypeVar
 from ..aligners.registry import ALIGNER_NAMES, build_preset_aligner, get_aligner
 from ..aligners.sultan.options import NEURAL_PRESETS, PRESETS
 from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..corpora.sentence_pairs import read_pair_rows
 from ..errors import ConfigurationError, ExtraMissingError
+from ..line_ends import lf_text
 from ..metrics.paraeval import (
     CONFIGS,
     Config,
@@ -47,13 +50,21 @@ from ..metrics.paraeval.configs import PAPER
 from ..metrics.paraeval.graded import GradedParaEval
 from ..paraphrases import ParaphraseSource, Score, load_source, lookup_key
 from ..sentence import Sentence
-from ..similarity import SIGNALS, Signal, make_signal, needs_fit
+from ..similarity import DEFAULT_SIGNAL, SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal, encoder_options
 from ..similarity.hybrid import aligner_mismatch
+from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.signals import cache_options
-from .models import LIMITS, FieldsRefused
+from ..similarity.signature import similarity_signature
+from .models import BATCH_PAIRS, LIMITS, FieldsRefused
 
 T = TypeVar("T")
+
+#: How a batch's notes name a pasted input (a chosen file is named by its name).
+PASTED = "pasted"
+#: Rows of a batch scored between two looks at whether the request was given up (the server
+#: stopping: :data:`ABANDONED`): a batch of a thousand pairs held the lock ~10 s after Ctrl-C.
+BATCH_BLOCK = 50
 
 #: Set (by the app's :class:`.app.StopAnswer`, one Event per request) once the request being
 #: answered is given up: the server stopped and answered it 503. The route's worker thread sees
@@ -137,6 +148,19 @@ class ParaEvalResult:
 
 
 @dataclass(frozen=True, slots=True)
+class BatchResult:
+    """A batch of sentence pairs scored by one signal: its rows as read (line, the sentences or
+    why there are none, id, file), each row's score and reason for none (None: scored), and
+    what ``paralign similarity`` writes for the same input: its JSON record and its text."""
+
+    rows: tuple[Row, ...]
+    scores: tuple[float | None, ...]
+    errors: tuple[str | None, ...]
+    report: dict[str, Any]
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
 class LatticeResult:
     """A lattice and a few of its paths."""
 
@@ -162,6 +186,23 @@ def bound_pair_cache(aligner: T, size: int | None) -> T:
     if size is not None and isinstance(sultan, Aligner):
         sultan.limit_pair_cache(size)
     return aligner
+
+
+def over_limit(row: tuple[Any, Any] | str) -> str | None:
+    """Why the server does not score a row's pair: a sentence over :data:`.models.LIMITS`
+    ``sentence_chars`` characters (a batch holds the lock for all its pairs, and the aligner's
+    time grows faster than the square of a sentence's length); None for a pair within it, or a
+    row already bad. ``paralign similarity`` scores such a pair."""
+    if isinstance(row, str):
+        return None
+    limit = LIMITS["sentence_chars"]
+    lengths = [len(side if isinstance(side, str) else " ".join(side)) for side in row]
+    over = [(which, n) for which, n in zip(("source", "target"), lengths, strict=True) if n > limit]
+    if not over:
+        return None
+    which, n = over[0]
+    return (f"the {which} sentence has {n:,} characters, over the {limit} this server scores (paralign "
+            "similarity --pairs scores it)")
 
 
 def check_tokens(sentences: Mapping[str, Sentence]) -> None:
@@ -380,6 +421,43 @@ class Engine:
         alignments than the pair's (:func:`~paralign.similarity.hybrid.aligner_mismatch`)."""
         notes = (aligner_mismatch(signal, aligned.aligner) for signal in self.signals.values())
         return [note for note in notes if note]
+
+    def similarity_batch(self, text: str, signal: str = DEFAULT_SIGNAL, aligner: str = "sultan",
+                         preset: str = "default", *, name: str = PASTED, max_pairs: int = BATCH_PAIRS) -> BatchResult:
+        """The pairs of `text` (read as ``paralign similarity --pairs`` reads a file:
+        :func:`~paralign.corpora.sentence_pairs.read_pair_rows`) scored by `signal` as that
+        command scores them (:class:`~paralign.similarity.rows.ScoredRows`), in one turn of the
+        lock (given up between blocks of :data:`BATCH_BLOCK` rows once the request is). More than `max_pairs` rows are refused before any work (FieldsRefused); a bad row,
+        or a sentence over ``sentence_chars`` (:func:`over_limit`), is reported in its place.
+        `name` names the input in the notes, as the command names its file."""
+        scorer = self.signals.get(signal)
+        if scorer is None:
+            why = self.unavailable_signals.get(signal) or f"unknown signal: this server scores {', '.join(self.signals)}"
+            raise FieldsRefused([{"field": "signal", "message": why}])
+        rows: list[Row] = []
+        for number, row, pair_id in read_pair_rows(io.StringIO(lf_text(text), newline="\n")):
+            if len(rows) == max_pairs:
+                raise FieldsRefused([{"field": "pairs", "message": f"has more than {max_pairs:,} rows, the most this "
+                                      "server scores in one request (paralign serve --max-pairs): split it, or score "
+                                      "the file with paralign similarity --pairs"}])
+            rows.append((number, over_limit(row) or row, pair_id, None))
+        function = self.aligner(aligner, preset)
+        signature = similarity_signature(scorer, function)
+        notes = [note for note in (aligner_mismatch(scorer, function),) if note]
+        scored = ScoredRows()
+
+        def work() -> None:  # block by block, stopping between blocks once the request is given up
+            for start in range(0, len(rows), BATCH_BLOCK):
+                if start and (abandoned := ABANDONED.get()) is not None and abandoned.is_set():
+                    raise Abandoned(f"the request was given up (the server stopped) after {start} of its rows")
+                scored.add(rows[start:start + BATCH_BLOCK], scorer, function)
+
+        self._locked(work)
+        repeated = scored.repeated_ids_note(name)
+        report = scored.to_dict(scorer, function, signature, [*notes, *([repeated] if repeated else [])])
+        reasons = {problem["line"]: problem["reason"] for problem in scored.problems}
+        return BatchResult(tuple(rows), tuple(scored.scores), tuple(reasons.get(n) for n, *_ in rows), report,
+                           "".join(score_line(score) for score in scored.scores))
 
     # -- ParaEval ----------------------------------------------------------------------------------
     @property

@@ -22,6 +22,7 @@ from pydantic_core import PydanticCustomError
 from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
+from ..similarity.signals import DEFAULT_SIGNAL, SIGNALS
 
 #: The input limits: characters of a sentence (align, similarity, ParaEval), of a lattice
 #: sentence and of a phrase; tokens of a sentence to align (align, similarity: checked once
@@ -38,6 +39,25 @@ LIMITS = {
     "paraphrases": 500,
     "body_bytes": 64 * 1024,
 }
+
+#: The most rows (sentence pairs, and lines that are not one) a batch request may hold by default
+#: (``paralign serve --max-pairs``): a batch holds the engine's lock while it runs, and every
+#: other request waits for it.
+BATCH_PAIRS = 1_000
+#: Bytes a batch request's body may take per row allowed, beyond ``body_bytes``: two sentences
+#: of ``sentence_chars`` as a form sends them (a character percent-encoded takes up to 12 bytes:
+#: 4 UTF-8 bytes, each %XX), so that a batch within the row limit is never refused for its size.
+BATCH_ROW_BYTES = 12 * 1024
+#: The routes that take a batch (the API's and the batch page's form), whose body limit is
+#: :func:`batch_limits`' ``batch_body_bytes``; every other route keeps ``body_bytes``.
+BATCH_PATHS = ("/api/similarity/batch", "/similarity/batch")
+
+
+def batch_limits(max_pairs: int = BATCH_PAIRS) -> dict[str, int]:
+    """The limits of a batch on a server taking `max_pairs` rows a request (GET /api/info lists
+    them beside :data:`LIMITS`)."""
+    return {"batch_pairs": max_pairs, "batch_body_bytes": LIMITS["body_bytes"] + max_pairs * BATCH_ROW_BYTES}
+
 
 #: Characters XML 1.0 cannot carry (controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
@@ -151,6 +171,28 @@ class SimilarityRequest(PairRequest):
     """Two sentences whose similarity every signal scores (from one alignment)."""
 
 
+class BatchRequest(Request):
+    """Many sentence pairs at once, as the text of a file ``paralign similarity --pairs`` reads,
+    scored by one signal as that command scores them (at most ``batch_pairs`` rows, in a body of
+    at most ``batch_body_bytes``: see GET /api/info). The batch runs under the engine's lock:
+    other requests wait until it is done. A bad line is reported in its place (its line and
+    reason); so is a sentence over ``sentence_chars`` characters, which this server does not
+    score (the command line does)."""
+
+    pairs: str = Field(min_length=1, description="the pairs, one a line: TSV `s1 TAB s2` (or an STS, STS Benchmark "
+                       "or MSRP file), a CSV or TSV table whose header names sentence1 and sentence2 columns, or JSONL "
+                       "lines {\"source\", \"target\"} or {\"sentence1\", \"sentence2\"} with an optional \"id\": as "
+                       "`paralign similarity --pairs` reads a file")
+    name: str | None = Field(None, max_length=200, description="the name the answer's notes give the input (a "
+                             "chosen file's name; null: `pasted`)")
+    signal: str = Field(DEFAULT_SIGNAL, description="the similarity signal, as `paralign similarity --signal` takes "
+                        "it (GET /api/info lists those this server scores)",
+                        json_schema_extra={"enum": list(SIGNALS)})
+    aligner: AlignerName = Field("sultan", description="word aligner, as `paralign similarity --aligner`")
+    preset: Preset = Field("default", description="option set of the sultan aligner, as `paralign similarity "
+                           "--preset`")
+
+
 class ParaEvalRequest(Request):
     """A hypothesis and its references (one segment)."""
 
@@ -220,6 +262,30 @@ class SimilarityResponse(BaseModel):
                            "(signal:...|aligner:...|spacy:...|version:...)")
     notes: list[str] = Field(default_factory=list, description="what to know about these scores: a hybrid "
                              "blend used with another aligner than the one it was fitted on")
+
+
+class BatchRow(BaseModel):
+    """One row of a batch: its line, id, sentences and score, or why it has none."""
+
+    line: int = Field(description="its line in the input, from 1 (a table's record: the line it starts on)")
+    id: str | None = Field(description="its JSONL \"id\" (null: none)")
+    source: str | list[str] | None = Field(description="its first sentence (null: the line is bad)")
+    target: str | list[str] | None = Field(description="its second sentence (null: the line is bad)")
+    score: float | None = Field(description="its score (null: the line is bad, or the pair could not be scored)")
+    error: str | None = Field(description="why it has no score, as `paralign similarity` reports it (null: scored)")
+
+
+class BatchResponse(BaseModel):
+    rows: list[BatchRow] = Field(description="every row, in input order, bad ones in their place")
+    pairs: int = Field(description="how many rows were read")
+    skipped: int = Field(description="how many of them have no score (each one's error says why)")
+    signature: str = Field(description="every setting that changes a score, sacrebleu-style, as `paralign "
+                           "similarity` writes it")
+    report: dict[str, Any] = Field(description="exactly what `paralign similarity --signal S --aligner A --preset "
+                                   "P --format json` writes for this input (its scores, failures, skipped_rows, notes, "
+                                   "ids)")
+    text: str = Field(description="exactly what `paralign similarity --format text` writes for this input: a TSV "
+                      "of one score a line, NA for a row without one")
 
 
 class Span(BaseModel):
@@ -328,10 +394,12 @@ class ParaphrasesResponse(BaseModel):
 class Info(BaseModel):
     aligners: list[str] = Field(description="the aligners this server offers")
     presets: list[str] = Field(description="the presets this server offers")
-    signals: list[str] = Field(description="the similarity signals /api/similarity scores")
+    signals: list[str] = Field(description="the similarity signals /api/similarity scores (and /api/similarity/batch "
+                               "takes)")
     tables: list[str] = Field(description="the paraphrase sources loaded at start-up, by the names a request gives")
     limits: dict[str, int] = Field(description="the input limits: name -> number (characters, tokens, items, "
-                                   "bytes, as the name says)")
+                                   "bytes, as the name says); batch_pairs: the most rows a batch may hold "
+                                   "(`paralign serve --max-pairs`), batch_body_bytes: the most bytes its body may take")
     paraeval_configs: list[str] = Field(description="the ParaEval configs this server offers")
     encoder: str | None = Field(
         None, description="the neural encoder every neural part of this server runs (the contextual aligner and "

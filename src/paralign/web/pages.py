@@ -1,6 +1,7 @@
 """The HTML pages of ``paralign serve``: a form per task, the answer under it, and the API docs.
 
-Each page is a GET form (the URL of an answer can be kept and shared); its fields are checked
+Each page is a GET form (the URL of an answer can be kept and shared), but the batch page's,
+posted (its pairs are too many for a URL: :func:`batch_page`); its fields are checked
 with the API's models (:mod:`.models`), so the pages and the API refuse the same inputs, and a
 refused input shows its message above the form with status 422. Templates are Jinja2 with
 autoescaping on: a sentence ``<script>alert(1)</script>`` is shown as text, and a character
@@ -22,7 +23,7 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
-from urllib.parse import parse_qsl, urlencode
+from urllib.parse import parse_qsl, quote, urlencode
 
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse
@@ -30,13 +31,18 @@ from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
 from pydantic import BaseModel, ValidationError
+from starlette.concurrency import run_in_threadpool
 
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
+from ..similarity import DEFAULT_SIGNAL
+from ..textout import json_text
 from . import api
+from .engine import PASTED
 from .models import (
     LIMITS,
     AlignRequest,
+    BatchRequest,
     LatticeRequest,
     ParaEvalRequest,
     ParaphrasesRequest,
@@ -83,7 +89,7 @@ def code_spans(text: str) -> Markup:
 templates.env.filters["code_spans"] = code_spans
 
 #: The pages, in the order the navigation lists them: (path, label).
-NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/paraeval", "ParaEval"),
+NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/similarity/batch", "Batch"), ("/paraeval", "ParaEval"),
        ("/lattice", "Lattice"), ("/paraphrases", "Paraphrases"), ("/docs", "API"))
 #: The form fields of the two pages about a sentence pair (align, similarity).
 PAIR_FIELDS = ("source", "target", "aligner", "preset")
@@ -91,6 +97,9 @@ PAIR_FIELDS = ("source", "target", "aligner", "preset")
 EXAMPLES: dict[str, dict[str, str | list[str]]] = {
     "/api/align": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
     "/api/similarity": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
+    "/api/similarity/batch": {"pairs": "The cat sat on the mat.\tA cat was sitting on the mat.\n"
+                              "a line that is not a pair\n"
+                              '{"id": "p3", "source": "It rained.", "target": "It was raining."}\n'},
     "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
                       "config": "default"},
     "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
@@ -110,7 +119,7 @@ def _css() -> Markup:
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page from its template, with the navigation and the limits."""
     engine = api.engine_of(request)
-    common = {"nav": NAV, "limits": LIMITS, "css": _css(), "presets": engine.presets,
+    common = {"nav": NAV, "limits": request.app.state.limits, "css": _css(), "presets": engine.presets,
               "aligners": engine.aligner_names, "tables": list(engine.sources), "unavailable": engine.unavailable}
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
@@ -226,6 +235,65 @@ def similarity_page(request: Request) -> HTMLResponse:
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
     return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
+
+
+#: The pages whose form is posted, its text too long for a URL (a GET form): the batch page's.
+FORM_POSTS = ("/similarity/batch",)
+#: The batch page's form fields (:class:`.models.BatchRequest`'s).
+BATCH_FIELDS = ("pairs", "name", "signal", "aligner", "preset")
+
+
+def _download(text: str) -> str:
+    """`text` as the data of a ``data:`` URL (percent-encoded): a download made in the page,
+    with nothing kept on the server."""
+    return quote(text, safe="")
+
+
+def _batch_answer(request: Request, form: dict[str, str]) -> HTMLResponse:
+    """The batch page with the answer to `form` (or why there is none: 422), in a worker thread:
+    the batch waits for the engine's lock."""
+    engine, context = api.engine_of(request), _batch_context(request)
+    try:
+        body = BatchRequest.model_validate(form)
+        answer = api.answer_batch(engine.similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
+                                                          name=body.name or PASTED,
+                                                          max_pairs=request.app.state.limits["batch_pairs"]))
+    except ValidationError as exc:
+        return render(request, "similarity_batch.html", 422, form=form, error=describe(field_errors(exc.errors())),
+                      **context)
+    except ParalignError as exc:
+        return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
+    command = shlex.join(["paralign", "similarity", "--pairs", body.name or "FILE", "--signal", body.signal,
+                          "--aligner", body.aligner, "--preset", body.preset])
+    return render(request, "similarity_batch.html", form=form, answer=answer, command=command,
+                  bad=[row for row in answer.rows if row.error], **context,
+                  json_data=_download(json_text(answer.report, indent=2) + "\n"), tsv_data=_download(answer.text))
+
+
+def _batch_context(request: Request) -> dict[str, Any]:
+    return {"signals": list(api.engine_of(request).signals), "default_signal": DEFAULT_SIGNAL}
+
+
+@router.api_route("/similarity/batch", methods=["GET", "HEAD", "POST"], response_class=HTMLResponse)
+async def batch_page(request: Request) -> HTMLResponse:
+    """Many pairs scored by one signal, as ``paralign similarity --pairs`` scores a file: the
+    form (GET), and with its answer (POST: the pairs are too many for a URL) a table of every
+    row, the bad lines with their reasons, and the command's JSON and text output to download.
+    The form is read here (urlencoded, as a browser posts it: no multipart parser, as a chosen
+    file is read into the form's text by the page's script); the work runs in a worker thread."""
+    if request.method != "POST":
+        return render(request, "similarity_batch.html", form={}, **_batch_context(request))
+    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if kind != "application/x-www-form-urlencoded":
+        return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
+                      error=f"the form must be sent as application/x-www-form-urlencoded, not {kind or 'no type'}")
+    try:
+        fields = dict(parse_qsl((await request.body()).decode("utf-8"), keep_blank_values=True, errors="strict"))
+    except UnicodeDecodeError as exc:
+        return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
+                      error=f"the form {not_utf8(exc)}: a form sends UTF-8")
+    form = {name: fields[name] for name in BATCH_FIELDS if fields.get(name)}
+    return await run_in_threadpool(_batch_answer, request, form)
 
 
 def tier_rows(config: Config, explained: GradedExplanation) -> list[dict[str, Any]]:

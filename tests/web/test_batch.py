@@ -1,0 +1,214 @@
+"""The batch page and POST /api/similarity/batch: many pairs scored as `paralign similarity
+--pairs` scores a file, bad lines in their place, the command's own output to download, and the
+limits a user is told before sending."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from urllib.parse import unquote
+
+import pytest
+
+from paralign.cli import main
+
+XSS = "<script>alert(1)</script>"
+#: A TSV with a bad line (line 3), a JSON line with an id and a hostile sentence.
+PAIRS = ("The cat sat on the mat.\tA cat was sitting on the mat.\n"
+         "Prices rose sharply.\tThe dog barked.\n"
+         "only one sentence here\n"
+         '{"id": "x1", "source": "' + XSS + '", "target": "an alert"}\n'
+         "It rained all day.\tIt was raining the whole day.\n")
+
+
+@pytest.fixture(scope="module")
+def small(engine):
+    """A client of an app taking at most 6 rows a batch."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+
+    with TestClient(create_app(engine=engine, max_pairs=6)) as test_client:
+        yield test_client
+
+
+def _cli(tmp_path, capsys, text: str, *options: str) -> tuple[dict, str]:
+    """`paralign similarity --pairs FILE` of `text`: its JSON record and its text output."""
+    path = tmp_path / "pairs.tsv"
+    path.write_text(text, encoding="utf-8")
+    out = {}
+    for fmt in ("json", "text"):
+        target = tmp_path / f"out.{fmt}"
+        main(["similarity", "--pairs", str(path), *options, "--format", fmt, "-o", str(target)])
+        out[fmt] = target.read_text(encoding="utf-8")
+    capsys.readouterr()
+    return json.loads(out["json"]), out["text"]
+
+
+def test_every_row_is_scored_and_a_bad_line_keeps_its_place(client) -> None:
+    answer = client.post("/api/similarity/batch", json={"pairs": PAIRS})
+    assert answer.status_code == 200, answer.text
+    data = answer.json()
+    assert data["pairs"] == 5 and data["skipped"] == 1
+    rows = data["rows"]
+    assert [r["line"] for r in rows] == [1, 2, 3, 4, 5]
+    assert rows[2] == {"line": 3, "id": None, "source": None, "target": None, "score": None,
+                       "error": "1 field, expected 2 TAB-separated sentences"}
+    assert rows[0]["score"] > rows[1]["score"] and rows[3]["id"] == "x1" and rows[3]["source"] == XSS
+    assert data["report"]["skipped_rows"] == [{"line": 3, "reason": rows[2]["error"]}]
+    assert data["text"].splitlines()[2] == "NA" and data["signature"].startswith("signal:sultan2014|")
+
+
+@pytest.mark.parametrize("options", [{}, {"signal": "all-words", "aligner": "sultan", "preset": "paraphrase"},
+                                     {"signal": "sultan2015", "aligner": "exact"}])
+def test_the_answer_is_what_paralign_similarity_writes_for_the_same_input(client, tmp_path, capsys,
+                                                                          options) -> None:
+    """The same scores, failures, skipped rows, notes, ids and signature as the command's JSON,
+    and its text output, for the same input, signal, aligner and preset; a repeated id is
+    noted naming the input as the command names it (the chosen file's name)."""
+    text = PAIRS + '{"id": "x1", "source": "A man eats.", "target": "A man is eating."}\n'
+    flags = [part for key, value in options.items() for part in (f"--{key}", value)]
+    record, written = _cli(tmp_path, capsys, text, *flags)
+    answer = client.post("/api/similarity/batch", json={"pairs": text, "name": str(tmp_path / "pairs.tsv"),
+                                                         **options}).json()
+    assert answer["report"] == record and answer["text"] == written
+    assert record["notes"] and record["ids"][-1] == "x1"  # the repeated id's note, named alike
+
+
+def test_a_csv_table_and_jsonl_are_read_as_the_command_reads_them(client, tmp_path, capsys) -> None:
+    for text in ("sentence1,sentence2\nA man eats.,A man is eating.\n\"A, b.\",A b.\n",
+                 '{"sentence1": "A man eats.", "sentence2": "A man eats food."}\n\n{"source": 3}\n'):
+        record, written = _cli(tmp_path, capsys, text)
+        answer = client.post("/api/similarity/batch", json={"pairs": text}).json()
+        assert answer["report"] == record and answer["text"] == written
+
+
+def test_a_sentence_over_the_servers_limit_is_a_bad_row_not_a_refusal(client) -> None:
+    long = "word " * 120
+    data = client.post("/api/similarity/batch", json={"pairs": f"A cat.\tA cat.\n{long}\tA cat.\n"}).json()
+    assert data["rows"][0]["score"] == 1.0 and data["rows"][1]["score"] is None
+    assert "over the 500 this server scores" in data["rows"][1]["error"]
+
+
+def test_limits_are_told_up_front_and_enforced(small, client) -> None:
+    limits = small.get("/api/info").json()["limits"]
+    assert limits["batch_pairs"] == 6 and limits["body_bytes"] == 64 * 1024
+    assert client.get("/api/info").json()["limits"]["batch_pairs"] == 1000
+    over = small.post("/api/similarity/batch", json={"pairs": "a b\tc d\n" * 7})
+    assert over.status_code == 422 and "more than 6 rows" in over.json()["error"]
+    assert over.json()["detail"][0]["field"] == "pairs"
+    big = b'{"pairs": "' + b"x" * limits["batch_body_bytes"] + b'"}'
+    refused = small.post("/api/similarity/batch", content=big, headers={"content-type": "application/json"})
+    assert refused.status_code == 413 and str(limits["batch_body_bytes"]) in refused.json()["error"]
+    other = small.post("/api/similarity", content=b"x" * (64 * 1024 + 1), headers={"content-type": "application/json"})
+    assert other.status_code == 413  # only the batch routes take more
+
+
+def test_a_full_batch_at_the_sentence_limit_is_not_refused_for_its_size(small) -> None:
+    """As many rows as the server takes, each of two sentences of 4-byte characters (12 bytes
+    each as a form encodes them) one character over the limit (reported, not scored: quick to
+    answer), fit the batch body limit, far over the 64 KiB of the other routes."""
+    from urllib.parse import urlencode
+
+    sentence = "\U0001f600" * 501
+    body = urlencode({"pairs": f"{sentence}\t{sentence}\n" * 6, "signal": "sultan2014"}).encode("ascii")
+    assert len(body) > 64 * 1024
+    answer = small.post("/similarity/batch", content=body,
+                        headers={"content-type": "application/x-www-form-urlencoded", "accept": "text/html"})
+    assert answer.status_code == 200, answer.text[:300]
+    assert answer.text.count('<tr class="bad"') == 6 and "over the 500 this server scores" in answer.text
+
+
+def test_an_unknown_or_unavailable_signal_is_refused_naming_the_field(client) -> None:
+    for signal, words in (("nope", "unknown signal"), ("idf", "--idf-from")):
+        answer = client.post("/api/similarity/batch", json={"pairs": "a\tb\n", "signal": signal})
+        assert answer.status_code == 422 and words in answer.json()["error"]
+        assert answer.json()["detail"][0]["field"] == "signal"
+
+
+def test_the_schema_and_docs_name_every_field_and_error(client) -> None:
+    schema = client.get("/openapi.json").json()
+    op = schema["paths"]["/api/similarity/batch"]["post"]
+    assert {"413", "422"} <= set(op["responses"])
+    assert schema["components"]["schemas"]["BatchRequest"]["properties"]["signal"]["enum"] == \
+        client.get("/api/info").json()["signals"]
+    docs = client.get("/docs").text
+    section = docs.split('id="op-post--api-similarity-batch"')[1].split("</section>")[0]
+    for model in ("BatchRequest", "BatchResponse", "BatchRow"):
+        for field in schema["components"]["schemas"][model]["properties"]:
+            assert f"<code>{field}</code>" in section, (model, field)
+    assert "error answers: 403, 413, 422, 500, 503" in section
+    assert "every other request waits" in docs
+
+
+def _post_page(client, **fields):
+    return client.post("/similarity/batch", data=fields, headers={"accept": "text/html"})
+
+
+def test_the_page_shows_a_row_per_line_the_bad_line_and_escapes_every_text(client, tmp_path, capsys) -> None:
+    page = _post_page(client, pairs=PAIRS)
+    assert page.status_code == 200
+    text = page.text
+    assert XSS not in text and html.escape(XSS) in text
+    rows = re.findall(r'<tr class="(scored|bad)" data-line="(\d+)">', text)
+    assert rows == [("scored", "1"), ("scored", "2"), ("bad", "3"), ("scored", "4"), ("scored", "5")]
+    assert '<li data-line="3">line 3: 1 field, expected 2 TAB-separated sentences</li>' in text
+    assert text.count('dir="auto"') >= 2 * 5 + 1
+    record, written = _cli(tmp_path, capsys, PAIRS)
+    downloads = {name: unquote(html.unescape(data)) for name, data in
+                 re.findall(r'id="download-(json|tsv)" download="[^"]+" href="data:[^,]+,([^"]*)"', text)}
+    assert json.loads(downloads["json"]) == record and downloads["tsv"] == written
+    assert downloads["json"] == (tmp_path / "out.json").read_text(encoding="utf-8")  # byte for byte
+
+
+def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> None:
+    form = small.get("/similarity/batch").text
+    assert "At most 6 rows a request" in form and "every other request waits" in form
+    assert '<script src="/static/batch.js"' in form and small.get("/static/batch.js").status_code == 200
+    over = _post_page(small, pairs="a\tb\n" * 7)
+    assert over.status_code == 422 and "more than 6 rows" in over.text and 'id="pairs"' in over.text
+    multipart = small.post("/similarity/batch", files={"pairs": ("p.tsv", b"a\tb\n")}, headers={"accept": "text/html"})
+    assert multipart.status_code == 422 and "x-www-form-urlencoded" in multipart.text
+    big = small.post("/similarity/batch", content=b"pairs=" + b"x" * 200_000,
+                     headers={"content-type": "application/x-www-form-urlencoded", "accept": "text/html"})
+    assert big.status_code == 413 and "<nav" in big.text  # the error page, not JSON
+
+
+def test_a_batch_given_up_by_a_stopping_server_does_no_more_blocks(engine, monkeypatch) -> None:
+    """A batch holds the engine's lock for all its rows (~10 s for a thousand pairs): once the
+    server stops and answers it 503, it stops between blocks instead of scoring the rest for
+    nobody."""
+    import threading
+
+    from paralign.similarity.rows import ScoredRows
+    from paralign.web.engine import ABANDONED, BATCH_BLOCK, Abandoned
+
+    given_up, blocks = threading.Event(), []
+
+    def add(self, block, *args, **kwargs):
+        blocks.append(len(block))
+        given_up.set()  # the server stops while the first block is scored
+        return [None] * len(block)
+
+    monkeypatch.setattr(ScoredRows, "add", add)
+    token = ABANDONED.set(given_up)
+    try:
+        with pytest.raises(Abandoned):
+            engine.similarity_batch("a b\tc d\n" * (BATCH_BLOCK * 3))
+    finally:
+        ABANDONED.reset(token)
+    assert blocks == [BATCH_BLOCK]
+    assert len(engine.similarity_batch("a b\tc d\n" * (BATCH_BLOCK + 1)).rows) == BATCH_BLOCK + 1  # not given up
+    assert blocks == [BATCH_BLOCK, BATCH_BLOCK, 1]
+
+
+def test_the_docs_example_of_a_batch_runs_as_shown(client) -> None:
+    """The docs page's curl example posts three lines, one of them bad: as a shell would pass it."""
+    import shlex
+
+    docs = html.unescape(client.get("/docs").text)
+    section = docs.split('id="op-post--api-similarity-batch"')[1].split("</section>")[0]
+    words = shlex.split(re.search(r"<code>(curl [^<]*)</code>", section).group(1))
+    answer = client.post("/api/similarity/batch", json=json.loads(words[-1])).json()
+    assert [row["error"] is None for row in answer["rows"]] == [True, False, True] and answer["rows"][2]["id"] == "p3"
