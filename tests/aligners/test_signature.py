@@ -15,6 +15,7 @@ from paralign.aligners.signature import (
     closest_preset,
     join_signature,
     spacy_id,
+    tokens_part,
     tuning_signature,
 )
 from paralign.aligners.sultan import Aligner, AlignerConfig, preset_options
@@ -84,6 +85,16 @@ def test_extra_parts_come_before_spacy_and_version_and_none_is_left_out() -> Non
     signature = alignment_signature(get_aligner("exact"), gold="sure", limit=None)
     assert list(parts(signature)) == ["aligner", "gold", "spacy", "version"]
     assert join_signature({"a": 1, "b": None, "version": "x"}) == f"a:1|version:{__version__}"
+
+
+def test_the_inputs_own_tokens_sign_tok_none_before_spacy_and_spacys_tokens_nothing() -> None:
+    """align --tokenized aligns other tokens than spaCy's: ``tok:none`` (sacrebleu's word for no
+    tokenizer) tells the runs apart, and a run on spaCy's tokens signs as it always did."""
+    exact = get_aligner("exact")
+    assert tokens_part(False) == {}
+    assert alignment_signature(exact, **tokens_part(False)) == alignment_signature(exact)
+    assert list(parts(alignment_signature(exact, **tokens_part(True)))) == ["aligner", "tok", "spacy", "version"]
+    assert parts(alignment_signature(exact, **tokens_part(True)))["tok"] == "none"
 
 
 def test_an_unknown_alignment_function_is_named_by_its_label() -> None:

@@ -932,7 +932,7 @@ def test_align_aligner_exact_gives_the_baselines_links_and_signs_them(tmp_path: 
     assert "error" in records[1]
     for record in (records[0], records[2]):
         assert record["alignment"] == exact_match_aligner(record["source"], record["target"]).to_pharaoh()
-        assert record["signature"].startswith("aligner:exact|spacy:") and "sim:" not in record["signature"]
+        assert record["signature"].startswith("aligner:exact|tok:none|spacy:") and "sim:" not in record["signature"]
     assert main(["align", str(src), "--tokenized", "--aligner", "exact"]) == 0
     assert capsys.readouterr().out.splitlines() == [records[0]["alignment"], "", records[2]["alignment"]]
     assert main(["align", str(src), "--tokenized", "--aligner", "exact", "--format", "pretty"]) == 0
@@ -1014,3 +1014,52 @@ def test_align_help_names_the_aligners_and_how_contextual_and_exact_take_the_opt
     assert "--aligner {sultan,contextual,exact}" in text
     assert "contextual (another spelling of --preset contextual" in text
     assert "exact (the exact-match baseline" in text and "--preset included, are a usage error" in text
+
+
+def test_align_signs_the_inputs_own_tokens_apart_from_spacys(tmp_path: Path, capsys) -> None:
+    """--tokenized aligns the input's tokens split on white space (``cat's`` one token, where
+    spaCy gives ``cat 's``): other indices and links, so its signature says ``tok:none`` in every
+    format that carries one; without it the signature is the aligner's as before. Before, the
+    two runs signed alike and the Pharaoh indices of one passed for the other's."""
+    from paralign.aligners.signature import alignment_signature
+
+    pairs = tmp_path / "in.tsv"
+    pairs.write_text("The cat's toy is red .\tThe toy of the cat is red .\n", encoding="utf-8")
+    signatures, links = {}, set()
+    for flags in ([], ["--tokenized"]):
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "json"]) == 0
+        record = json.loads(capsys.readouterr().out)
+        signatures[bool(flags)] = record["signature"]
+        links.add(record["alignment"])
+        assert len(record["source"]) == (6 if flags else 7)
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "pretty"]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == f"signature: {record['signature']}"
+        page = tmp_path / "p.html"
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "html", "-o", str(page)]) == 0
+        body = ET.fromstring(page.read_bytes()).find("body")
+        assert "".join(body[1].itertext()) == f"signature: {record['signature']}"
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "svg"]) == 0
+        assert f"<desc>signature: {record['signature']}</desc>" in capsys.readouterr().out
+    spacy_tokens = alignment_signature(build_parser_aligner(["--similarity", "none"]))
+    assert signatures[False] == spacy_tokens and "tok:" not in spacy_tokens  # as it always was
+    assert signatures[True] == spacy_tokens.replace("|spacy:", "|tok:none|spacy:")
+    assert len(links) == 2  # the Pharaoh lines differ: the signatures must too
+
+
+def build_parser_aligner(options: list[str]):
+    """The aligner align builds from these options."""
+    from paralign.cli import build_parser
+    from paralign.cli._options import loaded_aligner
+
+    return loaded_aligner(build_parser().parse_args(["align", "x.tsv", *options]))
+
+
+def test_align_signs_a_gold_files_pairs_as_before_with_or_without_tokenized(capsys) -> None:
+    """A gold file's pairs are on its own tokens whatever --tokenized says (as evaluate-aligner
+    aligns them): the flag changes no number there, so it changes no signature."""
+    gold = Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.json"
+    outputs = []
+    for flags in ([], ["--tokenized"]):
+        assert main(["align", str(gold), "--similarity", "none", *flags, "--format", "json"]) == 0
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1] and "tok:" not in outputs[0]

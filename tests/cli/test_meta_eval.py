@@ -766,3 +766,55 @@ def test_a_scores_file_from_stdin_gives_what_the_file_gives(tmp_path, capsys, mo
     from_stdin = json.loads(capsys.readouterr().out)
     assert from_stdin["metrics"]["mine"] == from_file["metrics"]["mine"]
     assert from_stdin["signatures"]["mine"].split("#")[1] == from_file["signatures"]["mine"].split("#")[1]
+
+
+def test_a_meta_evaluation_has_a_signature_of_its_own_in_json_text_and_report(tmp_path, capsys, report_page):
+    """--refs A and --refs B gave one "signatures" (each metric's: nrefs:1), and nothing named the
+    pair, level, human scores, resamples or seed: a figure could not be traced to them. Now
+    "signature" (JSON; text: the last line; the report: under its title) holds them; the metrics'
+    signatures are as they were."""
+    from paralign.signature import signature_parts
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    (root / "txt" / "references" / "newstest2021.de-en.ref.B.en").write_text(
+        "the cat sat on a mat\nprices rose sharply\nthe dog went home\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20"]
+    results = {}
+    for refs in ("A", "B"):
+        assert main([*argv, "--refs", refs, "--format", "json"]) == 0
+        results[refs] = json.loads(capsys.readouterr().out)
+    assert results["A"]["signatures"] == results["B"]["signatures"]  # the metrics' own: nrefs:1 both
+    parts = signature_parts(results["A"]["signature"])
+    assert list(parts) == ["pair", "refs", "level", "human", "bs", "seed", "version"]
+    assert parts["pair"] == "de-en" and parts["level"] == "system" and parts["human"].startswith("da#")
+    assert (parts["bs"], parts["seed"]) == ("20", "12345")
+    assert results["B"]["signature"] == results["A"]["signature"].replace("|refs:A|", "|refs:B|")
+    report = tmp_path / "meta.html"
+    assert main([*argv, "--refs", "A,B", "--level", "both", "--seed", "3", "--format", "json",
+                 "--report", str(report)]) == 0
+    both = json.loads(capsys.readouterr().out)["signature"]
+    assert signature_parts(both)["refs"] == "A+B" and signature_parts(both)["level"] == "both"
+    assert signature_parts(both)["seed"] == "3" and signature_parts(both)["human"] != parts["human"]
+    page = report_page(report.read_text(encoding="utf-8"))
+    body = page.root.find("body")
+    assert [child.tag for child in body][:2] == ["h1", "p"] and "".join(body[1].itertext()) == f"signature: {both}"
+    assert main([*argv, "--refs", "A,B", "--level", "both", "--seed", "3"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == f"signature: {both}"
+
+
+def test_wmt21_reference_sets_sign_apart(data, capsys):
+    """On the WMT21 data (cs-en), --refs A and --refs B: the same metric signatures, other
+    meta-evaluation signatures (refs:A, refs:B), the same human scores."""
+    from paralign.signature import signature_parts
+
+    if not (data / "mt" / "wmt21-toEnglish" / "humaneval").is_dir():
+        pytest.skip(f"WMT21 data not found under {data} (PARALIGN_DATA): mt/wmt21-toEnglish")
+    results = []
+    for refs in ("A", "B"):
+        assert main(["meta-eval", "--wmt", str(data / "mt" / "wmt21-toEnglish"), "--pair", "cs-en", "--refs", refs,
+                     "--metrics", "chrf", "--resamples", "2", "--format", "json"]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0]["signatures"] == results[1]["signatures"]
+    a, b = (signature_parts(r["signature"]) for r in results)
+    assert (a["refs"], b["refs"]) == ("A", "B") and a["human"] == b["human"] and a["pair"] == "cs-en"

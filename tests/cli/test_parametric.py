@@ -149,7 +149,7 @@ def test_align_signature_follows_links_max_length_and_the_system_file(tmp_path, 
     write_json(system, [dict(GOLD[0], sureAlign="0-0"), *GOLD[1:]])  # same name, other links
     _, changed, _ = run_json(capsys, argv)
     assert parts(changed["signature"])["system"].split("#")[1] != found["system"].split("#")[1]
-    assert found["possible"] == "gold"
+    assert "possible" not in found  # --links sure reads no possible link
     # a companion sure+poss file beside the gold gives it possible links: the signature names it
     write_json(gold.with_name("gold.sure+poss.json"), [dict(GOLD[0], sureAlign=GOLD[0]["sureAlign"] + " 3-3"),
                                                        *GOLD[1:]])
@@ -166,7 +166,7 @@ def test_table_signature_follows_the_table_and_its_options(tmp_path, gold, capsy
     _, cut, _ = run_json(capsys, argv + ["--table", f"{table}:0.4"])
     _, whole, _ = run_json(capsys, argv + ["--table", str(table), "--only-referenced", "--tight"])
     cut_parts, whole_parts = parts(cut["signature"]), parts(whole["signature"])
-    assert cut_parts["possible"] == "gold"  # no companion sure+poss file beside the gold
+    assert "possible" not in cut_parts  # --links sure reads no possible link
     assert cut_parts["table"].startswith("table.tsv:0.4#") and whole_parts["table"].startswith("table.tsv#")
     assert cut_parts["table"].split("#")[1] != whole_parts["table"].split("#")[1]  # the threshold drops a row
     assert (whole_parts["only_referenced"], whole_parts["tight"], cut_parts["tight"]) == ("yes", "yes", "no")
@@ -503,3 +503,39 @@ def test_table_help_says_how_a_table_s_phrases_are_matched(capsys):
     of untokenised rows ("man's hat") is matched as written and misses the gold's "man 's hat"."""
     text = _help(capsys, ["parametric", "table"])
     assert "(.gz too;" in text and "any other is matched as written, so split its phrases as the gold's tokens are" in text
+
+
+@pytest.mark.parametrize("command", ["align", "table"])
+def test_links_sure_signs_no_companion_it_does_not_read(tmp_path, command, capsys):
+    """--links sure signed the sure+poss companion beside the gold (possible:NAME#HASH), whose
+    possible links no phrase pair of sure links reads: the same numbers under one signature
+    without the companion, another with it, a third with other possible links in it. Now --links
+    sure has no possible part, and sure+possible names the companion as before. A sure+poss gold
+    completed by its .sure.json companion takes its sure links from it: that one stays signed."""
+    folder = tmp_path / "g"
+    folder.mkdir()
+    gold = write_json(folder / "gold.sure.json", GOLD)
+    system = write_json(tmp_path / "system.json", [dict(GOLD[0], sureAlign="0-0 1-1"), *GOLD[1:]])
+    table = tmp_path / "t.tsv"
+    table.write_text("quit\tleft\t0.5\n", encoding="utf-8")
+    chosen = ["--system", str(system)] if command == "align" else ["--table", str(table)]
+    argv = ["parametric", command, "--gold", str(gold), *chosen]
+    figures = ("precision", "recall") if command == "align" else ("lb_precision", "rel_recall")
+
+    def scored(*links: str) -> tuple[tuple, dict[str, str]]:
+        result = run_json(capsys, [*argv, *links])[1]
+        return tuple(result[k] for k in figures), parts(result["signature"])
+
+    alone = scored()
+    companion = gold.with_name("gold.sure+poss.json")
+    runs = []
+    for extra in (" 3-3", " 3-3 2-1"):  # two companions: other possible links
+        write_json(companion, [dict(GOLD[0], sureAlign=GOLD[0]["sureAlign"] + extra), *GOLD[1:]])
+        runs.append(scored())
+        assert scored("--links", "sure+possible")[1]["possible"].startswith("gold.sure+poss.json#")
+    assert runs[0] == runs[1] == alone and "possible" not in alone[1]
+    argv[3] = str(companion)  # the sure+poss file as the gold: its sure links are gold.sure.json's
+    with_sure = scored()
+    assert with_sure[1]["possible"].startswith("gold.sure+poss.json#")
+    gold.unlink()
+    assert "possible" not in scored()[1]  # read alone: its own links, all sure

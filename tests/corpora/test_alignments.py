@@ -516,3 +516,17 @@ def test_possible_links_beside_a_pharaoh_alignment_are_read(tmp_path: Path, poss
     path = write(tmp_path, "gold.jsonl", f'{{"source": "a b", "target": "c d", "alignment": "0-0", {possible}}}\n')
     (pair,) = load_pairs(path)
     assert pair.alignment.sure == {(0, 0)} and pair.alignment.possible == {(0, 0), (1, 1)}
+
+
+def test_sure_links_come_from_elsewhere_only_for_a_sure_poss_gold_with_its_sure_companion(tmp_path: Path) -> None:
+    """ParaMetric's --links sure signs the companion only where it gives the sure links."""
+    import shutil
+
+    from paralign.corpora.alignments import sure_links_elsewhere
+
+    assert not sure_links_elsewhere(EXAMPLES / "gold.sure.json")  # its companion gives possible links only
+    assert sure_links_elsewhere(EXAMPLES / "gold.sure+poss.json")  # its sure links: gold.sure.json's
+    assert not sure_links_elsewhere(EXAMPLES / "gold.jsonl")
+    alone = tmp_path / "gold.sure+poss.json"
+    shutil.copy(EXAMPLES / "gold.sure+poss.json", alone)
+    assert not sure_links_elsewhere(alone)  # read alone: all its links are its own sure ones

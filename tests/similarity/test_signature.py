@@ -167,3 +167,28 @@ def test_the_training_pairs_are_in_a_paraphrase_signature() -> None:
     tokens = [(a.split(), b.split(), label) for a, b, label in one]  # tokens as given, not as spaCy splits
     assert parts(evaluate_paraphrase(tokens, test, classifier="signal", aligner="exact").signature)["train"] \
         != parts(first.signature)["train"]
+
+
+def test_fitted_parts_hash_what_was_fitted_so_files_of_other_names_sign_alike(tmp_path) -> None:
+    """`idf`, `fit` and `train` name no file, as a table's part does (docs/CLI.md says why): the
+    same sentences under another name, or split in two files, give the same numbers and sign
+    alike; a basename beside the hash would sign them apart."""
+    from pathlib import Path
+
+    from paralign.similarity.signals import fit_on_files
+
+    sentences = ["The cat sat on the mat .", "A dog barked loudly .", "The cat and the dog met ."]
+    files = {name: tmp_path / name for name in ("idf.txt", "other.txt", "first.txt", "rest.txt")}
+    for name in ("idf.txt", "other.txt"):
+        files[name].write_text("\n".join(sentences) + "\n", encoding="utf-8")
+    files["first.txt"].write_text(sentences[0] + "\n", encoding="utf-8")
+    files["rest.txt"].write_text("\n".join(sentences[1:]) + "\n", encoding="utf-8")
+
+    def idf(*names: str) -> str:
+        signature = similarity_signature(fit_on_files("idf", [files[n] for n in names]), get_aligner("exact"))
+        assert not any(name in signature for name in files)
+        return parts(signature)["idf"]
+
+    assert idf("idf.txt") == idf("other.txt") == idf("first.txt", "rest.txt")
+    section = (Path(__file__).parents[2] / "docs" / "CLI.md").read_text(encoding="utf-8")
+    assert "**Why `idf`, `fit` and `train` name no file.**" in section

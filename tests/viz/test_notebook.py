@@ -230,6 +230,8 @@ def test_a_meta_evaluation_shows_its_correlations_as_a_plot_and_a_table(shell) -
     assert cells == [["metric", "pearson", "spearman", "kendall"],
                      ["bleu", "0.900 [0.800, 0.950]", "0.500 [0.100, 0.900]", "n/a"]]
     assert [e.text for e in root.iter("code")] == ["nrefs:1|bs:100|version:X"]
+    signed = _parsed(_format(shell, replace(result, signature="pair:de-en|refs:A|version:X"))[HTML])
+    assert [e.text for e in signed.iter("code")] == ["nrefs:1|bs:100|version:X", "pair:de-en|refs:A|version:X"]
 
 
 # -- hostile text --------------------------------------------------------------------------------------

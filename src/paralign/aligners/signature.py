@@ -15,6 +15,10 @@ An aligner signature records every setting that changes an alignment and nothing
   (``~regex``: a table that pivot built) and content hash; ``none``), sources joined by ``+``;
 * the contextual aligner's ``links`` (the link model's name and a hash of its trees),
   ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
+* ``tok``: ``none`` for pairs aligned on the input's own tokens, split on white space
+  (``align --tokenized``), as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran
+  (:func:`tokens_part`); absent, spaCy's tokens (a gold file's pairs are always on its own
+  tokens, as every command that reads one aligns them, and sign as they always have);
 * ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
   that paralign's figures use (its size and a hash: it is data, and ``paralign download``
   fetches NLTK's current list), for every aligner but the exact one;
@@ -52,6 +56,17 @@ def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) ->
     object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
     after the aligner's, before ``spacy`` and ``version``."""
     return join_signature({**aligner_parts(aligner), **extra, **environment_parts(aligner)})
+
+
+def tokens_part(own_tokens: bool) -> dict[str, str]:
+    """The ``tok`` part of alignments of sentences given as text: ``{"tok": "none"}`` when they
+    were split on white space into the input's own tokens (`own_tokens`: ``align --tokenized``),
+    nothing for spaCy's tokens, so that the signature of a run on spaCy's tokens stays as it was.
+
+    Why: the Pharaoh indices are of the tokens aligned, and other tokens give other links
+    (``The cat's toy .``: 4 tokens split on white space, 5 of spaCy's), but ``align`` signed
+    both runs alike, and its Pharaoh, pretty, SVG and HTML outputs carry no tokens beside it."""
+    return {"tok": "none"} if own_tokens else {}
 
 
 def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra: object) -> str:

@@ -20,7 +20,7 @@ bad, 2 for svg to stdout with several pairs or for -o FILE whose suffix names an
 format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
 format but text (Pharaoh lines for scripts) carries the settings' signature: json in each
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
-picture's <desc> (nothing drawn).
+picture's <desc> (nothing drawn); with --tokenized it says tok:none (the input's own tokens).
 
 --aligner picks the aligner: sultan (the default, set by --preset and the other options of the
 aligner group), contextual (another spelling of --preset contextual: the same aligner and
@@ -47,7 +47,7 @@ from typing import IO
 
 from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
-from ..aligners.signature import alignment_signature
+from ..aligners.signature import alignment_signature, tokens_part
 from ..corpora.base import BadPair
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
@@ -127,7 +127,9 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
     aligner = loaded_aligner(args)
-    args.signature = alignment_signature(aligner) if args.format != "text" else None
+    gold = None if args.source else gold_input(args.input, args.input_format)
+    own_tokens = args.tokenized and gold is None  # a gold file's pairs are on its tokens, --tokenized or not
+    args.signature = alignment_signature(aligner, **tokens_part(own_tokens)) if args.format != "text" else None
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):
         if args.source:
@@ -135,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
             tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
             pairs = read_parallel(src, tgt, args.tokenized, source_name=args.source, target_name=args.target)
             handles = [(tgt, args.target), (src, args.source)]
-        elif (gold := gold_input(args.input, args.input_format)) is not None:
+        elif gold is not None:
             pairs, handles = iter(gold), []
         else:
             handle = stack.enter_context(open_in(args.input, args.encoding_errors))

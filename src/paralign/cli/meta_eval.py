@@ -314,6 +314,7 @@ def render(result: MetaEvaluation) -> str:
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     lines.extend(f"{label}: {', '.join(names)}" for label, names in result.left_out)
+    lines.append(f"signature: {result.signature}")  # last, as every evaluator's
     return "\n".join(lines)
 
 

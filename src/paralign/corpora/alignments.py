@@ -134,6 +134,18 @@ def possible_links_source(path: str | Path, format: str | None = None, *,
     return f"{Path(shown).name}#{short_hash(merged.read_bytes())}"
 
 
+def sure_links_elsewhere(path: str | Path, format: str | None = None, *,
+                         possible_path: str | Path | None = "auto", name: str | None = None) -> bool:
+    """Whether `read_pairs(path, format, possible_path=possible_path)` takes the gold's sure
+    links from another file than `path`: a jacana sure+poss gold (``X.sure+poss.json``, whose
+    links are all sure read alone) completed by its ``X.sure.json`` companion. Otherwise the
+    sure links are the gold's own and a companion gives only possible links. `name` as for
+    `read_pairs`."""
+    path = require_file(path, name)
+    combined = _combination(path, _resolve_format(path, format, name), possible_path)
+    return combined is not None and combined[0] != path
+
+
 def iter_pairs(path: str | Path, format: str | None = None) -> Iterator[AlignedPair]:
     """Stream the pairs of one file as stored (no sure/sure+poss combination)."""
     path = require_file(path)

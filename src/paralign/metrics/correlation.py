@@ -263,6 +263,9 @@ class MetaEvaluation:
     #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
     #: when the segment level was measured)
     unjudged: tuple[str, ...] = ()
+    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``bs``, ``seed``:
+    #: :func:`.meta_signature.meta_signature`); `signatures` are the metrics'
+    signature: str = ""
 
     @property
     def undefined(self) -> tuple[str, ...]:
@@ -294,7 +297,7 @@ class MetaEvaluation:
             "skipped_systems": [s.to_dict() for s in self.skipped],
             # `resamples` as every other command's JSON names it; `n_resamples` until paralign 0.3
             "resamples": self.n_resamples, "n_resamples": self.n_resamples, "seed": self.seed,
-            "signatures": self.signatures}
+            "signature": self.signature, "signatures": self.signatures}
         if self.level != "segment":
             out["metrics"] = {k: v.to_dict() for k, v in self.metrics.items()}
         if self.level != "system":
@@ -502,6 +505,7 @@ def meta_evaluate(
     left out (`data.unscored`, `data.missing`, `data.skipped`) are listed in the result.
     """
     from ..corpora.wmt import WMTPair
+    from .meta_signature import meta_signature
 
     if not isinstance(data, WMTPair):
         raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
@@ -519,4 +523,5 @@ def meta_evaluate(
     tested = {name: with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
                           signatures_of(metrics, len(refs)), tuple(data.unscored),
-                          tuple(data.missing), human, skipped=tuple(data.skipped))
+                          tuple(data.missing), human, skipped=tuple(data.skipped),
+                          signature=meta_signature(data, refs, "system", n_resamples, seed))

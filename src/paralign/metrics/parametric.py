@@ -90,6 +90,7 @@ from .parametric_align import (
     align_scores_files,
     length_bound,
     nonidentical_spans,
+    possible_part,
     possible_warnings,
     with_sentences,
 )
@@ -494,7 +495,6 @@ def table_scores_files(
     are read (:func:`~paralign.paraphrases.load_source`).
     """
     from ..corpora import group_key, read_pairs
-    from ..corpora.alignments import possible_links_source
     from ..paraphrases import load_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
@@ -515,7 +515,7 @@ def table_scores_files(
                           only_referenced=only_referenced, sentences=sentences, tight=tight)
     signature = table_signature(source, links=links, max_length=result.max_length, only_referenced=only_referenced,
                                 sentences=sentences, tight=tight, shown=table_name,
-                                possible=possible_links_source(gold_path, name=gold_name))
+                                possible=possible_part(gold_path, links, gold_name))
     return replace(result, source=result.source if table_name is None else table_name,
                    warnings=possible_warnings(items, links, gold_name) + tuple(_warning(k) for k in skipped)
                    + result.warnings,
@@ -523,12 +523,12 @@ def table_scores_files(
 
 
 def table_signature(source: ParaphraseSource, *, links: str, max_length: int, only_referenced: bool,
-                    sentences: str, tight: bool, shown: str | None = None, possible: str = "gold") -> str:
+                    sentences: str, tight: bool, shown: str | None = None, possible: str | None = "gold") -> str:
     """The signature of LB-Precision/Rel-Recall: the ``table`` as ParaEval's signature names a
     source (a file by basename, threshold and content hash, `shown` naming a copy of stdin;
     ``ppdb-1.0-xxxl-lexical``; ``wordnet-3.0``), then every setting that changes a number: ``gold``
     (the gold link set), ``possible`` (where the gold's possible links came from:
-    :func:`~paralign.corpora.alignments.possible_links_source`), ``maxlen``, ``sentences`` (all or
+    :func:`.parametric_align.possible_part`; None: left out, as for ``sure``), ``maxlen``, ``sentences`` (all or
     hub), ``only_referenced``, ``tight``, version. A table built with ``--keep-case`` is named as
     it is matched, folded (:func:`_folded`)."""
     return join_signature({

@@ -232,6 +232,24 @@ def _system_alignment(
     return alignment
 
 
+def possible_part(gold_path: str | Path, links: str, gold_name: str | None = None) -> str | None:
+    """The ``possible`` part of a ParaMetric signature: where the gold's possible links came from
+    (:func:`~paralign.corpora.alignments.possible_links_source`) for ``sure+possible``, which
+    reads them; None (no part) for ``sure``, whose phrase pairs read the sure links alone, unless
+    the gold's sure links themselves came from a companion file (a sure+poss gold completed by
+    its ``.sure.json``: :func:`~paralign.corpora.alignments.sure_links_elsewhere`), which then
+    changes the numbers and is signed as before.
+
+    Why: ``--links sure`` signed the companion's name and hash, so the same gold with another
+    ``gold.sure+poss.json`` beside it, or none, gave the same numbers (P 70.7, R 76.3 on
+    examples/alignment) under three signatures."""
+    from ..corpora.alignments import possible_links_source, sure_links_elsewhere
+
+    if links == "sure" and not sure_links_elsewhere(gold_path, name=gold_name):
+        return None
+    return possible_links_source(gold_path, name=gold_name)
+
+
 def possible_warnings(gold: Sequence[PairLike | BadPair], links: str, gold_name: str) -> tuple[str, ...]:
     """The warning of scoring against sure+possible links a gold that has none possible (its sure
     links only scored, signed ``gold:sure+possible``), as score-alignments warns; () otherwise."""
@@ -347,7 +365,6 @@ def align_scores_files(
     metric knows an aligner), else by its qualified name.
     """
     from ..corpora import read_pairs
-    from ..corpora.alignments import possible_links_source
 
     gold_name = str(gold_path) if gold_name is None else gold_name
     gold = [with_sentences(item, gold_name) for item in read_pairs(gold_path, name=gold_name)]
@@ -371,7 +388,7 @@ def align_scores_files(
         raise EmptyScoringError(f"{gold_name} / {shown}: no pair could be scored{first}")
     return replace(result, warnings=possible_warnings(gold, links, gold_name) + result.warnings, signature=align_signature(
         system_parts, links=links, max_length=result.max_length, tight=tight,
-        possible=possible_links_source(gold_path, name=gold_name)))
+        possible=possible_part(gold_path, links, gold_name)))
 
 
 def system_id(name: str, items: Sequence[PairLike | Alignment | BadPair]) -> str:
@@ -392,12 +409,12 @@ def _read_bytes(item: PairLike | Alignment | BadPair) -> bytes:
 
 
 def align_signature(system: Mapping[str, object], *, links: str, max_length: int, tight: bool,
-                    possible: str = "gold") -> str:
+                    possible: str | None = "gold") -> str:
     """The signature of AlignPrec/AlignRecall: what made the system's alignments (`system`: a
     file's :func:`system_id` as ``system``, or an aligner's parts), then every setting that
     changes a number: ``gold`` (the gold link set, as evaluate-aligner's signature names it;
     ``links`` is the contextual aligner's link model), ``possible`` (where the gold's possible
-    links came from: :func:`~paralign.corpora.alignments.possible_links_source`), ``maxlen`` (the
+    links came from: :func:`possible_part`; None: left out, as for ``sure``), ``maxlen`` (the
     longest phrase), ``tight``; an aligner's ``stopwords`` list and ``spacy`` model and paralign's version last
     (``system:out.jsonl#1a2b3c4d|gold:sure|possible:gold|maxlen:5|tight:no|version:X``)."""
     parts = dict(system)

@@ -332,6 +332,7 @@ def meta_evaluate_levels(
     """:func:`correlation.meta_evaluate` at system level, segment level or both, from one
     computation of the per-segment statistics and one set of bootstrap resamples of segments."""
     from ..corpora.wmt import WMTPair
+    from .meta_signature import meta_signature
 
     if level not in LEVELS:
         raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
@@ -350,4 +351,5 @@ def meta_evaluate_levels(
     if level == "system":
         return result
     return replace(result, level=level, signatures=signatures_of(metrics, len(refs), level),
+                   signature=meta_signature(data, refs, level, n_resamples, seed),
                    segment=segment_meta_evaluate(data, metrics, statistics, counts), unjudged=data.unjudged)

@@ -269,7 +269,7 @@ def _paraphrase_html(evaluation: Any) -> str:
 def _meta_eval_html(result: MetaEvaluation) -> str:
     """The meta-evaluation: its setting, every metric's system-level correlations as an interval
     plot (Pearson) and a table (each correlation with its interval), the segment level's plots
-    as the report draws them, and each metric's signature."""
+    as the report draws them, each metric's signature and the meta-evaluation's own."""
     from ..metrics.correlation import CORRELATIONS
     from .intervals import Interval, interval_plot
     from .reports.meta_eval import segment_overview
@@ -296,6 +296,8 @@ def _meta_eval_html(result: MetaEvaluation) -> str:
         overview = segment_overview(result, result.to_dict())
         body += [el("p", el("strong", "segment level")), *overview.body]
     body += [_note(isolated(name), ": ", el("code", signature)) for name, signature in result.signatures.items()]
+    if result.signature:  # the meta-evaluation's own, last as in the text output
+        body.append(signature_note(result.signature))
     return _html(*body)
 
 

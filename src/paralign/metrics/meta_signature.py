@@ -1,0 +1,49 @@
+"""meta-eval's own signature: what a meta-evaluation figure was computed on and with.
+
+Each metric's signature (ParaEval's, sacrebleu's) says how that metric scored, and says
+``nrefs:1`` for reference set A as for B; none said which language pair, reference set or
+human judgments a correlation is with, at which level, or the resamples and seed of its
+intervals. :func:`meta_signature` gives those, in the parts' vocabulary of the other commands:
+
+* ``pair``: the language pair (``--pair``), ``refs``: the reference sets, joined by ``+`` as
+  sources are (``--refs A,B``: ``A+B``), ``level``: ``system``, ``segment`` or ``both``;
+* ``human``: the human judgments the figures are correlated with, ``da#HASH``: the first 8 hex
+  digits of SHA-256 over what the level reads of them (:func:`human_hash`), so that two copies of
+  the judgments sign alike, and other judgments (another WMT release, a corrected segment map)
+  apart;
+* ``bs``, ``seed``: the bootstrap's resamples and seed, as ``--confidence`` signs them.
+
+Not for: the metrics' signatures (:func:`paralign.metrics.correlation.signatures_of`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from ..signature import join_signature, short_hash
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..corpora.wmt import WMTPair
+
+
+def human_hash(data: WMTPair, level: str) -> str:
+    """8 hex digits of SHA-256 over the human scores `level`'s numbers read: at system level each
+    correlated system's DA z-score (ad-sys-ranking-<lp>-z-names.csv), at segment level each
+    judged segment's system, txt line (the SID mapped through seg-line-map-<lp>.tsv), raw and z
+    score (ad-seg-scores-<lp>.csv); both for ``both``. Rows are sorted, and numbers written
+    exactly (``repr``), so neither the files' order nor their layout changes it; a row's SID, a
+    system's SYS_ID, and the rows of systems left out change no number and are not in it."""
+    rows: list[str] = []
+    if level != "segment":
+        rows += sorted(f"system\t{name}\t{score.z!r}" for name, score in data.human.items())
+    if level != "system":
+        rows += sorted(f"segment\t{s.system}\t{s.line + 1}\t{s.raw!r}\t{s.z!r}" for s in data.segment_scores)
+    return short_hash("\n".join(rows).encode("utf-8"))
+
+
+def meta_signature(data: WMTPair, refs: Sequence[str], level: str, n_resamples: int, seed: int) -> str:
+    """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|bs:1000|seed:12345|version:X``: the
+    settings and data behind a meta-evaluation's figures (see the module docstring)."""
+    return join_signature({"pair": data.pair, "refs": "+".join(refs), "level": level,
+                           "human": f"da#{human_hash(data, level)}", "bs": n_resamples, "seed": seed})

@@ -1,0 +1,72 @@
+"""meta-eval's own signature: pair, reference sets, level, a hash of the human scores read, and the
+bootstrap. Before, a meta-evaluation had the metrics' signatures only, which say ``nrefs:1`` for
+reference set A as for B and nothing of the pair, the level or the human judgments."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from paralign._version import __version__
+from paralign.corpora.wmt import HumanScore, SegmentScore, WMTPair, load_wmt
+from paralign.metrics.meta_signature import human_hash, meta_signature
+from paralign.signature import signature_parts
+
+
+def _pair(**changes: object) -> WMTPair:
+    human = {"Good": HumanScore("Good", "g", 80.0, 0.5, 3, 3), "Bad": HumanScore("Bad", "b", 20.0, -0.6, 3, 3)}
+    segments = (SegmentScore("Good", 0, 2, 95.0, 1.1, 2), SegmentScore("Bad", 0, 2, 10.0, -1.0, 2),
+                SegmentScore("Good", 1, 3, 90.0, 1.0, 2))
+    data = WMTPair("de-en", {"A": ("x", "y"), "B": ("x", "y")}, {"Good": ("x", "y"), "Bad": ("x", "y")},
+                   human, segment_scores=segments)
+    return replace(data, **changes)
+
+
+def test_the_signature_names_pair_refs_level_human_scores_and_bootstrap() -> None:
+    signature = meta_signature(_pair(), ["A", "B"], "both", 1000, 12345)
+    assert signature == (f"pair:de-en|refs:A+B|level:both|human:da#{human_hash(_pair(), 'both')}|bs:1000|seed:12345"
+                         f"|version:{__version__}")
+    assert signature_parts(meta_signature(_pair(), ["B"], "system", 20, 7)) == {
+        "pair": "de-en", "refs": "B", "level": "system", "human": f"da#{human_hash(_pair(), 'system')}", "bs": "20",
+        "seed": "7", "version": __version__}
+
+
+def test_the_human_hash_is_over_the_scores_the_level_reads_not_their_order_or_ids() -> None:
+    data = _pair()
+    reordered = _pair(human=dict(reversed(data.human.items())), segment_scores=data.segment_scores[::-1])
+    renumbered = _pair(human={n: replace(s, sys_id=s.sys_id * 2, raw=s.raw + 1) for n, s in data.human.items()},
+                       segment_scores=tuple(replace(s, sid=s.sid + 10, n=9) for s in data.segment_scores))
+    for level in ("system", "segment", "both"):
+        assert human_hash(reordered, level) == human_hash(data, level)
+        assert human_hash(renumbered, level) == human_hash(data, level)  # no number reads them
+    z = _pair(human={**data.human, "Bad": replace(data.human["Bad"], z=-0.7)})
+    assert human_hash(z, "system") != human_hash(data, "system") and human_hash(z, "both") != human_hash(data, "both")
+    assert human_hash(z, "segment") == human_hash(data, "segment")  # the segment level reads no system z
+    mapped = _pair(segment_scores=(replace(data.segment_scores[0], line=5), *data.segment_scores[1:]))
+    raw = _pair(segment_scores=(replace(data.segment_scores[0], raw=96.0), *data.segment_scores[1:]))
+    for other in (mapped, raw):  # another segment map, another raw score (DARR reads it)
+        assert human_hash(other, "segment") != human_hash(data, "segment")
+        assert human_hash(other, "system") == human_hash(data, "system")
+    assert len({human_hash(data, level) for level in ("system", "segment", "both")}) == 3
+
+
+@pytest.fixture(scope="module")
+def wmt21(data: Path) -> Path:
+    root = data / "mt" / "wmt21-toEnglish"
+    if not (root / "humaneval").is_dir():
+        pytest.skip(f"WMT21 data not found under {data} (PARALIGN_DATA): mt/wmt21-toEnglish")
+    return root
+
+
+def test_wmt21_pairs_and_levels_sign_their_own_human_scores(wmt21: Path) -> None:
+    """On the WMT21 data: each pair's judgments hash apart, and the segment level's (the segment
+    DA through the SID -> line map) apart from the system level's."""
+    hashes = {}
+    for pair in ("cs-en", "de-en"):
+        data = load_wmt(wmt21, pair, ["A"], segments=True)
+        hashes.update({(pair, level): human_hash(data, level) for level in ("system", "segment", "both")})
+        again = load_wmt(wmt21, pair, ["B"], segments=True)
+        assert human_hash(again, "both") == hashes[pair, "both"]  # the references are not the human scores
+    assert len(set(hashes.values())) == 6
