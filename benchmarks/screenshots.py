@@ -4,7 +4,8 @@ Chromium (Debian's `chromium`, driven by playwright).
 
     PYTHONPATH=src python benchmarks/screenshots.py [--out docs/images]
 
-writes serve-align.png, serve-lattice.png, serve-paraeval.png and demo-report.png. The helpers (`find_chromium`,
+writes serve-align.png, serve-lattice.png, serve-paraeval.png, serve-batch.png (the batch similarity
+page: pasted pairs, one of them bad) and demo-report.png. The helpers (`find_chromium`,
 `serving`, `launch`) are also what the browser tests (tests/cli/test_serve.py) use, so the
 pictures are taken the way the tests drive the app.
 """
@@ -34,6 +35,11 @@ ALIGN_EXAMPLE = ("The cat sat quietly on the mat in the morning.", "In the morni
 LATTICE_EXAMPLE = ("the cat sat on the mat", "a cat was sitting on the mat", "the cat sat on the rug",
                    "a small cat sat on the mat")
 PARAEVAL_EXAMPLE = ("the bombings sat down quickly on the mat", ["a dog barked", "a bombing was sitting fast on the rug"])
+BATCH_EXAMPLE = ("The cat sat on the mat.\tA cat was sitting on the mat.",
+                 "He bought a new car yesterday.\tYesterday he purchased a new automobile.",
+                 "The meeting was postponed.\tThe weather is lovely today.",
+                 "a line without its second sentence",
+                 "Prices rose sharply in March.\tIn March, prices went up steeply.")
 
 
 def find_chromium() -> str | None:
@@ -132,6 +138,14 @@ def lattice(page, url: str, sentences: Sequence[str]) -> None:
     page.wait_for_selector("#answer, #error")
 
 
+def batch(page, url: str, lines: Sequence[str]) -> None:
+    """Paste lines of sentence pairs into the batch similarity page, submit, wait for the answer."""
+    page.goto(url + "similarity/batch")
+    page.fill("#pairs", "\n".join(lines))
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", default=str(ROOT / "docs" / "images"))
@@ -155,11 +169,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         page.screenshot(path=str(out / "serve-lattice.png"), full_page=True)
         paraeval(page, url, *PARAEVAL_EXAMPLE)
         page.screenshot(path=str(out / "serve-paraeval.png"), full_page=True)
+        batch(page, url, BATCH_EXAMPLE)
+        page.screenshot(path=str(out / "serve-batch.png"), full_page=True)
         page.set_viewport_size({"width": 1100, "height": 1500})  # the scores and the worst pair's grid
         page.goto(report.as_uri())
         page.screenshot(path=str(out / "demo-report.png"))
         browser.close()
-    for name in ("serve-align.png", "serve-lattice.png", "serve-paraeval.png", "demo-report.png"):
+    for name in ("serve-align.png", "serve-lattice.png", "serve-paraeval.png", "serve-batch.png", "demo-report.png"):
         print(out / name)
     return 0
 
