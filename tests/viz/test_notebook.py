@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -26,6 +27,7 @@ from paralign.metrics.alignment_scores import score_alignments
 from paralign.metrics.correlation import MetaEvaluation, MetricCorrelation
 from paralign.metrics.paraeval.paper_values import ParaEvalScore, SegmentStats
 from paralign.metrics.parametric_align import AlignCounts, AlignScores
+from paralign.metrics.segment_correlation import SEGMENT_CORRELATIONS, SegmentCorrelation
 from paralign.metrics.significance import Interval
 from paralign.sentence import Sentence
 from paralign.similarity.paraphrase import paraphrase_from_scores
@@ -91,7 +93,7 @@ def _parsed(text: str) -> ET.Element:
 
 
 def _ident(svg_text: str) -> str:
-    """The id a picture was drawn with (unique per picture: a counter)."""
+    """The id a picture was drawn with (of its content: a hash)."""
     return ET.fromstring(svg_text.encode("utf-8")).get("id")
 
 
@@ -111,14 +113,50 @@ def test_a_pair_shows_as_the_grid_the_viz_draws_and_its_signature(shell) -> None
     assert pair.signature in "".join(_parsed(data[HTML]).itertext())
 
 
-def test_each_picture_has_ids_of_its_own() -> None:
+def _ids(text: str) -> set[str]:
+    """Every id an output defines."""
+    return {e.get("id") for e in ET.fromstring(text.encode("utf-8")).iter() if e.get("id")}
+
+
+def _references(text: str) -> set[str]:
+    """Every id an output points to (``url(#...)``)."""
+    return set(re.findall(r"url\(#([^)]+)\)", text))
+
+
+def test_two_different_pictures_never_share_ids(shell) -> None:
     """A notebook is one document: two grids with the ids of `ident="grid"` hatched their cells
-    with whichever pattern came first, gone when that output was collapsed."""
-    ipython = SimpleNamespace(display_formatter=display.DisplayFormatter())
-    notebook.register(ipython)
-    first, second = (_format(ipython, _pair()) for _ in range(2))
-    ids = [_ident(first[SVG]), _ident(second[SVG]), _svgs(first[HTML])[0].get("id")]
-    assert len(set(ids)) == 3 and all(i.startswith("paralign-") for i in ids)
+    with whichever pattern came first (another grid's colours)."""
+    gold = Alignment.from_pharaoh("0-0 1-1 2-2")
+    pictures = [_format(shell, _pair())[SVG], _format(shell, _pair("dog"))[SVG], notebook.lines(_pair())._repr_svg_(),
+                notebook.grid(_pair(), gold)._repr_svg_(), _format(shell, LATTICE)[SVG],
+                _format(shell, _pair(signature=None))[SVG]]
+    ids = [_ids(svg) for svg in pictures[:-1]]
+    assert all(ids) and sum(map(len, ids)) == len(set().union(*ids))
+    assert pictures[-1] == pictures[0]  # the signature is under the picture, not in it
+    metas = [_meta_evaluation("bleu", segment=True), _meta_evaluation("chrf", segment=True)]
+    html_ids = [_ids(_format(shell, m)[HTML]) for m in metas]
+    assert len(html_ids[0]) == 3 and not html_ids[0] & html_ids[1]  # the system and both segment-level plots
+
+
+def test_the_same_picture_has_the_same_ids_on_every_run_and_shows_again() -> None:
+    """Ids were a count of the pictures shown: running a notebook's cells again changed their saved
+    outputs. Now they are the picture's: the same in another shell and another process, and the
+    same picture shown twice points (``url(#...)``) at ids its own output defines, with the same
+    definitions whichever output the browser finds first."""
+    outputs = []
+    for _ in range(2):  # a fresh shell each time, as a notebook run again in another kernel
+        ipython = SimpleNamespace(display_formatter=display.DisplayFormatter())
+        notebook.register(ipython)
+        outputs += [_format(ipython, item) for item in (_pair(), _pair(), LATTICE)]
+    assert outputs[0] == outputs[1] == outputs[3] and outputs[2] == outputs[5]
+    for data in outputs[:3]:
+        for text in (data[SVG], data[HTML]):
+            assert _references(text) and _references(text) <= _ids(text)
+    code = ("from paralign.alignment import AlignedSentences, Alignment\nfrom paralign.sentence import Sentence\n"
+            "from paralign.viz.notebook import grid\n"
+            "print(grid(AlignedSentences(Sentence.plain(['the', 'cat', 'sat']), "
+            "Sentence.plain(['a', 'cat', 'was', 'sitting']), Alignment.from_pharaoh('0-0 1-1 2?3')))._repr_svg_())")
+    assert _run(code).strip() == notebook.grid(_pair())._repr_svg_()
 
 
 def test_the_lines_view_is_an_option_and_registering_again_replaces_the_view(shell) -> None:
@@ -179,12 +217,16 @@ def _sts_report(word: str = "sts.tsv") -> StsReport:
                      signature="signal:sultan2014|version:X")
 
 
-def _meta_evaluation(name: str = "bleu") -> MetaEvaluation:
+def _meta_evaluation(name: str = "bleu", segment: bool = False) -> MetaEvaluation:
     correlations = {"pearson": Interval(0.9, 0.8, 0.95), "spearman": Interval(0.5, 0.1, 0.9),
                     "kendall": Interval(float("nan"), float("nan"), float("nan"))}
     metric = MetricCorrelation(name, {"a": 1.0, "b": 2.0, "c": 3.0}, correlations, {}, {})
+    segments = {name: SegmentCorrelation(name, {k: Interval(0.3, 0.1, 0.5) for k in SEGMENT_CORRELATIONS},
+                                         {"pairs": 3, "concordant": 2, "discordant": 1, "ties": 0, "identical": 0},
+                                         9, 0)} if segment else {}
     return MetaEvaluation("de-en", ("A",), ("a", "b", "c"), 100, 12345, {name: metric},
-                          {name: "nrefs:1|bs:100|version:X"}, human={"a": 0.1, "b": 0.2, "c": 0.3})
+                          {name: "nrefs:1|bs:100|version:X"}, human={"a": 0.1, "b": 0.2, "c": 0.3},
+                          level="both" if segment else "system", segment=segments)
 
 
 #: Each score object that carries a signature, and a figure its table shows (dotted key, value).
@@ -273,7 +315,7 @@ def test_mimebundle_is_what_the_formatter_gives(shell) -> None:
     bundle = notebook.mimebundle(LATTICE)
     data = _format(shell, LATTICE)
     assert set(bundle) == {SVG, HTML}
-    assert bundle[SVG].replace(_ident(bundle[SVG]), "X") == data[SVG].replace(_ident(data[SVG]), "X")
+    assert bundle[SVG] == data[SVG]
     assert notebook.mimebundle("text") == {} and notebook.mimebundle(Alignment.from_pharaoh("")) == {}
 
 

@@ -22,9 +22,12 @@ exporters and viewers that show no HTML) and as ``text/html`` (the same picture 
 most :data:`BOX_HEIGHT` that scrolls: at its natural size, its tooltips working, never shrunk to
 the cell's width until its words cannot be read), which notebooks prefer. The HTML has no
 ``<style>`` (it would restyle the whole notebook) and no script, needs no network, and every
-text in it is escaped (:mod:`.svg` writes it). Each picture's ids are unique in the process
-(:func:`_ident`): a notebook is one document, and a second grid's ``url(#grid-...)`` hatching
-would otherwise point into the first, gone when that output is collapsed.
+text in it is escaped (:mod:`.svg` writes it). Each picture's ids are those of its content
+(:func:`_identified`: a hash of the picture drawn with a placeholder id): a notebook is one
+document, and a second grid's ``url(#grid-...)`` hatching would otherwise point into a different
+first grid; the same picture shown twice has the same ids, and the same definitions under them.
+They were a count of the pictures shown, so running a notebook's cells again changed its saved
+outputs: noise in a notebook kept under version control.
 
 ``import paralign`` inside a running IPython (a Jupyter kernel, an IPython shell) loads this as
 the extension ``paralign`` (:func:`load_in_running_shell`), as ``%load_ext paralign`` does;
@@ -40,7 +43,7 @@ Not for: drawing (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`) or whole report 
 
 from __future__ import annotations
 
-import itertools
+import hashlib
 import math
 import sys
 import warnings
@@ -71,12 +74,18 @@ BOX_HEIGHT = "36em"
 BOX_STYLE = f"overflow: auto; max-width: 100%; max-height: {BOX_HEIGHT}"
 NOTE_STYLE = "color: #5f6670; margin: 0.3em 0"
 
-_NUMBERS = itertools.count(1)
+#: How many hex digits of a picture's hash its ids carry (48 bits: two different pictures of one
+#: notebook share ids about once in 10^14 pairs).
+HASH_DIGITS = 12
 
 
-def _ident(kind: str) -> str:
-    """A picture's id prefix, unique in this process: ``paralign-3-grid``."""
-    return f"paralign-{next(_NUMBERS)}-{kind}"
+def _identified(draw: Callable[[str], Element], kind: str) -> Element:
+    """What `draw` makes of an id prefix, with the prefix ``paralign-<hash>-<kind>``: the hash of
+    what it makes of the placeholder ``paralign-<kind>``. So the ids are the same on every run
+    (a saved notebook does not change when its cells run again) and differ between two
+    different pictures (a different word, link, gold or view changes the hash)."""
+    drawn = draw(f"paralign-{kind}").to_xml().encode("utf-8", "surrogatepass")
+    return draw(f"paralign-{hashlib.sha256(drawn).hexdigest()[:HASH_DIGITS]}-{kind}")
 
 
 def _note(*children: Element | str) -> Element:
@@ -130,7 +139,7 @@ def _alignment_picture(view: AlignmentView, kind: str, signature: str | None, po
     draw = alignment_lines if kind == "lines" else alignment_grid
     title = f"alignment {view.alignment.to_pharaoh()} (token positions)" if positions else None
     notes = (signature_note(signature),) if signature else ()
-    return Picture(draw(view, title=title, ident=_ident(kind)), notes)
+    return Picture(_identified(lambda ident: draw(view, title=title, ident=ident), kind), notes)
 
 
 def grid(item: AlignedSentences | Alignment | AlignmentView, gold: Alignment | None = None, *,
@@ -164,7 +173,7 @@ def drawing(lattice: Lattice) -> Picture:
     (:data:`.lattice.MAX_SIDE`), naming what to write instead."""
     notes = (_note(lattice_key(lattice)),
              _note(f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"))
-    return Picture(lattice_drawing(lattice, ident=_ident("lattice")), notes)
+    return Picture(_identified(lambda ident: lattice_drawing(lattice, ident=ident), "lattice"), notes)
 
 
 def _lattice_svg(lattice: Lattice) -> str | None:
@@ -285,16 +294,18 @@ def _meta_eval_html(result: MetaEvaluation) -> str:
     if result.metrics and result.level != "segment":
         rows = [Interval(name, m.correlations["pearson"].value, m.correlations["pearson"].low,
                          m.correlations["pearson"].high) for name, m in result.metrics.items()]
-        plot = interval_plot(rows, x_label="Pearson with human scores (system level)", span=(-1.0, 1.0),
-                             title=f"system-level Pearson, 95% intervals ({result.pair})", ident=_ident("intervals"))
+        plot = _identified(lambda ident: interval_plot(
+            rows, x_label="Pearson with human scores (system level)", span=(-1.0, 1.0),
+            title=f"system-level Pearson, 95% intervals ({result.pair})", ident=ident), "intervals")
         head = el("tr", el("th", "metric"), *(el("th", kind) for kind in CORRELATIONS))
         table = el("table", head, *(el("tr", el("th", isolated(name)), *(
             el("td", shown(c.value, c.low, c.high)) for c in (m.correlations[k] for k in CORRELATIONS)))
             for name, m in result.metrics.items()), class_="scores")
         body += [el("div", plot, style=BOX_STYLE), table]
     if result.segment:
-        overview = segment_overview(result, result.to_dict())
-        body += [el("p", el("strong", "segment level")), *overview.body]
+        data = result.to_dict()
+        overview = _identified(lambda ident: el("div", *segment_overview(result, data, ident=ident).body), "segment")
+        body += [el("p", el("strong", "segment level")), *(c for c in overview.children if isinstance(c, Element))]
     body += [_note(isolated(name), ": ", el("code", signature)) for name, signature in result.signatures.items()]
     if result.signature:  # the meta-evaluation's own, last as in the text output
         body.append(signature_note(result.signature))
