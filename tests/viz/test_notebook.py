@@ -395,3 +395,24 @@ def test_a_failure_to_load_on_import_is_a_warning_and_no_shell_is_nothing(monkey
     monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: None))
     notebook.load_in_running_shell()  # no shell runs: nothing
     assert Manager.loaded == ["paralign"]
+
+
+# -- a pair aligned with its words -------------------------------------------------------------------------
+def test_aligned_gives_the_words_that_align_leaves_out(shell) -> None:
+    """``Aligner.align`` gives a bare Alignment, which shows over token positions (0, 1, 2, ...);
+    `aligned` gives the same links with the sentences, which show with their words."""
+    from paralign.aligners import get_aligner
+    from paralign.aligners.exact import ExactAligner
+
+    for aligner in (ExactAligner(), get_aligner("exact")):
+        pair = notebook.aligned(aligner, "The cat sat.", "A cat sat.")
+        assert pair.alignment == ExactAligner().align("The cat sat.", "A cat sat.")
+        assert pair.source.tokens == ("The", "cat", "sat", ".") and pair.signature.startswith("aligner:exact")
+        svg = _format(shell, pair)[SVG]
+        words = [e.text for e in ET.fromstring(svg).iter() if e.get("class", "").endswith("-word")]
+        assert words == ["The", "cat", "sat", ".", "A", "cat", "sat", "."]
+    given = Sentence.plain(["a", "<b>", "cat"])
+    pair = notebook.aligned(ExactAligner(), given, ["<b>", "cat"])  # a Sentence as it is, tokens kept
+    assert pair.source is given and pair.target.tokens == ("<b>", "cat") and pair.alignment.to_pharaoh() == "1-0 2-1"
+    with pytest.raises(InputTypeError, match="aligned takes an aligner"):
+        notebook.aligned("exact", "a", "b")

@@ -8,7 +8,8 @@ with IPython instead (:data:`DISPLAYS`), by module and class name
 
 - an ``Alignment`` or ``AlignedSentences``: its grid (:func:`.grid.alignment_grid`; or its lines
   view, :func:`.lines.alignment_lines`: ``register(alignment="lines")``), a bare ``Alignment``
-  with token positions for words; an ``AlignedSentences``' signature under it;
+  (what ``Aligner.align`` gives) with token positions for words, as it holds none: :func:`aligned`
+  gives the pair with its words; an ``AlignedSentences``' signature under it;
 - a ``Lattice``: its drawing (:func:`.lattice.lattice_drawing`) and how to read it; one too large
   to draw, why, and what to write instead;
 - the scores that carry a signature (``ParaEvalScore``, ``AlignmentScores``, ParaMetric's
@@ -53,6 +54,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, Alignment
 from ..errors import ConfigurationError, InputTypeError, counted
+from ..nlp import TextOrTokens, annotate_many
+from ..sentence import Sentence
 from .grid import alignment_grid
 from .html import isolated, signature_note
 from .lattice import lattice_drawing, lattice_key
@@ -156,6 +159,28 @@ def lines(item: AlignedSentences | Alignment | AlignmentView, gold: Alignment | 
     picture that shows itself in a notebook."""
     view = alignment_view(item, gold, links=links, confidence=confidence)
     return _alignment_picture(view, "lines", getattr(item, "signature", None), isinstance(item, Alignment))
+
+
+def aligned(aligner: Any, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> AlignedSentences:
+    """`source` and `target` aligned by `aligner`, with their words and the aligner's signature
+    (:func:`~paralign.aligners.signature.alignment_signature`): what a notebook shows as a grid of
+    words. ``aligner.align(source, target)`` gives the links alone, an ``Alignment``, which a
+    notebook can only show over token positions; the links here are the same (each text
+    annotated as ``align`` annotates it, a Sentence used as it is). `aligner`: an ``Aligner``
+    (a ``ContextualAligner``, an ``ExactAligner``), or an alignment function
+    (:func:`~paralign.aligners.get_aligner`'s), given texts annotated as the batches annotate them
+    (:func:`paralign.nlp.default_annotator`)."""
+    from ..aligners.signature import alignment_signature
+
+    annotate = getattr(aligner, "annotate", None)
+    align = getattr(aligner, "align_sentences", aligner)
+    if not callable(align):
+        raise InputTypeError(f"aligned takes an aligner (paralign.Aligner(), get_aligner('exact')), not "
+                             f"{type(aligner).__name__}")
+    texts = [x for x in (source, target) if not isinstance(x, Sentence)]
+    made = iter((annotate if callable(annotate) else annotate_many)(texts) if texts else ())
+    s, t = (x if isinstance(x, Sentence) else next(made) for x in (source, target))
+    return AlignedSentences(s, t, align(s, t), alignment_signature(aligner))
 
 
 def _shown_alignment(item: AlignedSentences | Alignment, kind: str) -> Picture | None:
