@@ -13,10 +13,15 @@ with IPython instead (:data:`DISPLAYS`), by module and class name
 - a ``Lattice``: its drawing (:func:`.lattice.lattice_drawing`) and how to read it; one too large
   to draw, why, and what to write instead;
 - the scores that carry a signature (``ParaEvalScore``, ``AlignmentScores``, ParaMetric's
-  ``AlignScores``, ``SimilarityBatch``, ``StsEvaluation``, ``StsReport``,
+  ``AlignScores`` and ``TableScores``, ``SimilarityBatch``, ``StsEvaluation``, ``StsReport``,
   ``ParaphraseEvaluation``): a table of figures (:func:`.reports.parts.score_table`, the
-  reports' own) and the signature; a ``MetaEvaluation``: every metric's correlations as an
-  interval plot (:func:`.intervals.interval_plot`) and a table, and the signatures.
+  reports' own) and the signature; an ``StsReport`` and an ``StsFileResult`` each file's scatter
+  of system score against gold, as the report draws it (:func:`.reports.sts.file_scatter`); a
+  ``MetaEvaluation``: every metric's correlations as an interval plot
+  (:func:`.intervals.interval_plot`) and a table, and the signatures;
+- a ParaEval segment (``SegmentMatch``, the paper config's; ``GradedExplanation``, a graded
+  config's): its figures and its words highlighted by tier as the report highlights them
+  (:func:`.reports.paraeval.highlighted`, the tiers' look inline).
 
 A picture is given twice: as ``image/svg+xml`` (the very SVG the viz functions write, for
 exporters and viewers that show no HTML) and as ``text/html`` (the same picture in a box of at
@@ -217,14 +222,14 @@ def _lattice_html(lattice: Lattice) -> str:
 
 # -- scores ----------------------------------------------------------------------------------------
 def score_card(title: str, figures: Mapping, rows: Sequence[tuple], signature: str | None = None, *,
-               about: Sequence[Element | str] = (), notes: Sequence[str] = ()) -> str:
+               about: Sequence[Element | str] = (), notes: Sequence[str] = (), more: Sequence[Element] = ()) -> str:
     """A score's HTML: `title`, `about` (a line of what made it), the table of `rows` read from
     `figures` (:func:`.reports.parts.score_table`: the result's ``to_dict()``, so the cells hold the
-    JSON output's values), `notes` and the `signature`."""
+    JSON output's values), `more` (pictures), `notes` and the `signature`."""
     from .reports.parts import score_table
 
     return _html(el("p", el("strong", title), *((" · ", *about) if about else ())),
-                 score_table(figures, rows), *(_note(n) for n in notes),
+                 score_table(figures, rows), *more, *(_note(n) for n in notes),
                  signature_note(signature) if signature else None)
 
 
@@ -262,6 +267,59 @@ def _align_scores_html(scores: Any) -> str:
                       about=[f"phrases of up to {counted(scores.max_length, 'word')}"], notes=scores.warnings)
 
 
+def _table_scores_html(scores: Any) -> str:
+    """ParaMetric's scores of a paraphrase table: LB-Precision and Rel-Recall with their counts,
+    then by length bound, as ``parametric table`` gives them."""
+    rows = [("LB-Precision", "lb_precision", True), ("Rel-Recall", "rel_recall", True),
+            ("paraphrases posited", "posited", False), ("posited and in the reference", "correct", False),
+            ("reference paraphrases", "reference", False), ("groups", "groups", False),
+            ("sentences", "sentences", False), ("groups skipped", "skipped_groups", False),
+            ("posited paraphrases too long to score", "beyond_max_length", False)]
+    for n in sorted(scores.by_length)[:-1] if len(scores.by_length) > 1 else ():
+        rows += [(f"up to {counted(n, 'word')}: LB-Precision", f"by_length.{n}.lb_precision", True),
+                 (f"up to {counted(n, 'word')}: Rel-Recall", f"by_length.{n}.rel_recall", True)]
+    about = ["source ", isolated(scores.source), f" · phrases of up to {counted(scores.max_length, 'word')}"]
+    return score_card("ParaMetric (paraphrase table)", scores.to_dict(), rows, scores.signature,
+                      about=about, notes=scores.warnings)
+
+
+def _tiered(*parts: Element | None) -> Element:
+    """Words highlighted by tier, with room for their boxes (the report's ``.hypothesis``)."""
+    return el("div", *parts, style="line-height: 2")
+
+
+def _segment_match_html(match: Any) -> str:
+    """A segment as ParaEval's paper config matched it: its figures, the hypothesis words
+    highlighted by tier as the report highlights them (:mod:`.reports.paraeval`; the tiers' look
+    inline, as an output has no stylesheet), what each phrase matched, and a legend."""
+    from .reports.paraeval import LABELS, highlighted, legend, match_list
+    from .reports.parts import number
+
+    s = match.stats
+    figures = f"P {number(s.precision, True)} · R {number(s.recall, True)} · F {number(s.f, True)}"
+    return _html(el("p", el("strong", "ParaEval segment"), " · ", figures),
+                 _tiered(highlighted(match.tokens, match.spans, inline=True)),
+                 match_list(match.tokens, match.spans), legend([match.spans], LABELS, inline=True))
+
+
+def _graded_html(explained: Any) -> str:
+    """A segment as a graded config scored it: its figures, the hypothesis and the reference it
+    was scored against highlighted by tier (as :func:`_segment_match_html`), what matched, a legend."""
+    from .reports.paraeval import GRADED_LABELS, highlighted, legend, match_list
+    from .reports.parts import number
+
+    e = explained
+    figures = (f"score {number(e.score)} · P {number(e.precision, True)} · R {number(e.recall, True)} · "
+               f"F {number(e.f, True)}")
+    against = (f"scored against reference {e.reference + 1} of {len(e.reference_scores)}, the best "
+               f"({', '.join(number(v) for v in e.reference_scores)}):" if len(e.reference_scores) > 1
+               else "the reference, as matched:")
+    return _html(el("p", el("strong", f"ParaEval segment ({e.config})"), " · ", figures),
+                 _tiered(highlighted(e.tokens, e.spans, inline=True), _note(against),
+                         highlighted(e.reference_tokens, e.reference_spans, "references", inline=True)),
+                 match_list(e.tokens, e.spans), legend([e.spans], GRADED_LABELS, inline=True))
+
+
 def _similarity_html(batch: Any) -> str:
     scored = [s for s in batch.scores if s is not None]
     figures = {"pairs": len(batch.scores), "scored": len(scored), "failed": len(batch.failures),
@@ -278,17 +336,40 @@ def _sts_html(evaluation: Any) -> str:
                       about=_made_by(evaluation.signal, evaluation.aligner))
 
 
+def _sts_scatter(result: Any, name: str) -> Element | None:
+    """A file's scatter of system score against gold, as the report draws it, in its box; None
+    without scored pairs (a result made without its pairs has none to plot)."""
+    from ..similarity.sts import scored_pairs
+    from .reports.sts import file_scatter
+
+    if not scored_pairs(result):
+        return None
+    return el("div", _identified(lambda ident: file_scatter(result, name, ident)[0], "scatter"), style=BOX_STYLE)
+
+
+def _sts_file_html(result: Any) -> str:
+    """One STS file: its correlations and its scatter (its report carries the signature)."""
+    from .reports.sts import correlation_rows
+
+    plot = _sts_scatter(result, result.name)
+    return score_card("STS file", result.to_dict(), correlation_rows(""), about=[isolated(result.name)],
+                      more=[plot] if plot else [])
+
+
 def _sts_report_html(report: Any) -> str:
     from .reports.sts import correlation_rows
 
     figures = report.to_dict()
+    names = [shown["name"] for shown in figures["sets"]]  # as the command and the report show them
+    plots = [el("div", _note(el("strong", isolated(name))), plot) for name, result in zip(names, report.sets, strict=True)
+             if (plot := _sts_scatter(result, name)) is not None]
     rows = correlation_rows("", " (size-weighted mean)")
     for k, result in enumerate(report.sets):  # each file's pairs and correlations (its section of the report)
         rows += [(f"{result.name}: pairs scored", f"sets.{k}.pairs", False),
                  (f"{result.name}: Pearson", f"sets.{k}.pearson", False, 4),
                  (f"{result.name}: Spearman", f"sets.{k}.spearman", False, 4)]
     return score_card("STS evaluation", figures, rows, report.signature,
-                      about=_made_by(report.signal, report.aligner), notes=report.notes)
+                      about=_made_by(report.signal, report.aligner), notes=report.notes, more=plots)
 
 
 def _paraphrase_html(evaluation: Any) -> str:
@@ -353,6 +434,10 @@ DISPLAYS: tuple[tuple[str, str, str, Callable[..., str | None]], ...] = (
     ("paralign.similarity.scores", "SimilarityBatch", HTML, _similarity_html),
     ("paralign.similarity.sts", "StsEvaluation", HTML, _sts_html),
     ("paralign.similarity.sts", "StsReport", HTML, _sts_report_html),
+    ("paralign.similarity.sts", "StsFileResult", HTML, _sts_file_html),
+    ("paralign.metrics.parametric", "TableScores", HTML, _table_scores_html),
+    ("paralign.metrics.paraeval.paper_values", "SegmentMatch", HTML, _segment_match_html),
+    ("paralign.metrics.paraeval.explained", "GradedExplanation", HTML, _graded_html),
     ("paralign.similarity.paraphrase", "ParaphraseEvaluation", HTML, _paraphrase_html),
     ("paralign.metrics.correlation", "MetaEvaluation", HTML, _meta_eval_html),
 )
