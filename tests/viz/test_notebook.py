@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import re
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -20,13 +21,20 @@ from types import SimpleNamespace
 import pytest
 
 from paralign.alignment import AlignedSentences, Alignment
+from paralign.corpora.sts import StsPair
 from paralign.errors import ConfigurationError, InputTypeError
 from paralign.lattice import Lattice
 from paralign.metrics.alignment_scores import score_alignments
 from paralign.metrics.correlation import MetaEvaluation, MetricCorrelation
+from paralign.metrics.paraeval import GradedExplanation, ParaEval, SegmentMatch
+from paralign.metrics.paraeval.configs import Config
+from paralign.metrics.paraeval.graded import GradedParaEval
 from paralign.metrics.paraeval.paper_values import ParaEvalScore, SegmentStats
+from paralign.metrics.parametric import TableCounts, TableScores
 from paralign.metrics.parametric_align import AlignCounts, AlignScores
+from paralign.metrics.segment_correlation import SEGMENT_CORRELATIONS, SegmentCorrelation
 from paralign.metrics.significance import Interval
+from paralign.paraphrases import ParaphraseTable
 from paralign.sentence import Sentence
 from paralign.similarity.paraphrase import paraphrase_from_scores
 from paralign.similarity.scores import SimilarityBatch
@@ -91,7 +99,7 @@ def _parsed(text: str) -> ET.Element:
 
 
 def _ident(svg_text: str) -> str:
-    """The id a picture was drawn with (unique per picture: a counter)."""
+    """The id a picture was drawn with (of its content: a hash)."""
     return ET.fromstring(svg_text.encode("utf-8")).get("id")
 
 
@@ -111,14 +119,50 @@ def test_a_pair_shows_as_the_grid_the_viz_draws_and_its_signature(shell) -> None
     assert pair.signature in "".join(_parsed(data[HTML]).itertext())
 
 
-def test_each_picture_has_ids_of_its_own() -> None:
+def _ids(text: str) -> set[str]:
+    """Every id an output defines."""
+    return {e.get("id") for e in ET.fromstring(text.encode("utf-8")).iter() if e.get("id")}
+
+
+def _references(text: str) -> set[str]:
+    """Every id an output points to (``url(#...)``)."""
+    return set(re.findall(r"url\(#([^)]+)\)", text))
+
+
+def test_two_different_pictures_never_share_ids(shell) -> None:
     """A notebook is one document: two grids with the ids of `ident="grid"` hatched their cells
-    with whichever pattern came first, gone when that output was collapsed."""
-    ipython = SimpleNamespace(display_formatter=display.DisplayFormatter())
-    notebook.register(ipython)
-    first, second = (_format(ipython, _pair()) for _ in range(2))
-    ids = [_ident(first[SVG]), _ident(second[SVG]), _svgs(first[HTML])[0].get("id")]
-    assert len(set(ids)) == 3 and all(i.startswith("paralign-") for i in ids)
+    with whichever pattern came first (another grid's colours)."""
+    gold = Alignment.from_pharaoh("0-0 1-1 2-2")
+    pictures = [_format(shell, _pair())[SVG], _format(shell, _pair("dog"))[SVG], notebook.lines(_pair())._repr_svg_(),
+                notebook.grid(_pair(), gold)._repr_svg_(), _format(shell, LATTICE)[SVG],
+                _format(shell, _pair(signature=None))[SVG]]
+    ids = [_ids(svg) for svg in pictures[:-1]]
+    assert all(ids) and sum(map(len, ids)) == len(set().union(*ids))
+    assert pictures[-1] == pictures[0]  # the signature is under the picture, not in it
+    metas = [_meta_evaluation("bleu", segment=True), _meta_evaluation("chrf", segment=True)]
+    html_ids = [_ids(_format(shell, m)[HTML]) for m in metas]
+    assert len(html_ids[0]) == 3 and not html_ids[0] & html_ids[1]  # the system and both segment-level plots
+
+
+def test_the_same_picture_has_the_same_ids_on_every_run_and_shows_again() -> None:
+    """Ids were a count of the pictures shown: running a notebook's cells again changed their saved
+    outputs. Now they are the picture's: the same in another shell and another process, and the
+    same picture shown twice points (``url(#...)``) at ids its own output defines, with the same
+    definitions whichever output the browser finds first."""
+    outputs = []
+    for _ in range(2):  # a fresh shell each time, as a notebook run again in another kernel
+        ipython = SimpleNamespace(display_formatter=display.DisplayFormatter())
+        notebook.register(ipython)
+        outputs += [_format(ipython, item) for item in (_pair(), _pair(), LATTICE)]
+    assert outputs[0] == outputs[1] == outputs[3] and outputs[2] == outputs[5]
+    for data in outputs[:3]:
+        for text in (data[SVG], data[HTML]):
+            assert _references(text) and _references(text) <= _ids(text)
+    code = ("from paralign.alignment import AlignedSentences, Alignment\nfrom paralign.sentence import Sentence\n"
+            "from paralign.viz.notebook import grid\n"
+            "print(grid(AlignedSentences(Sentence.plain(['the', 'cat', 'sat']), "
+            "Sentence.plain(['a', 'cat', 'was', 'sitting']), Alignment.from_pharaoh('0-0 1-1 2?3')))._repr_svg_())")
+    assert _run(code).strip() == notebook.grid(_pair())._repr_svg_()
 
 
 def test_the_lines_view_is_an_option_and_registering_again_replaces_the_view(shell) -> None:
@@ -173,18 +217,43 @@ def test_a_lattice_too_large_to_draw_says_why_and_what_to_write_instead(shell) -
 
 
 # -- scores --------------------------------------------------------------------------------------------
-def _sts_report(word: str = "sts.tsv") -> StsReport:
+def _sts_file(word: str = "sts.tsv", sentence: str = "a cat") -> StsFileResult:
     evaluation = sts_from_scores([0.2, 0.9, 0.8], [1.0, 3.0, 5.0], signal="sultan2014")
-    return StsReport((StsFileResult(word, f"data/{word}", evaluation),), "sultan2014", "sultan:default",
+    pairs = tuple(StsPair(str(line), gold, sentence, "the cat", line) for line, gold in enumerate((1.0, 3.0, 5.0), 1))
+    return StsFileResult(word, f"data/{word}", evaluation, pairs=pairs)
+
+
+def _sts_report(word: str = "sts.tsv", sentence: str = "a cat") -> StsReport:
+    return StsReport((_sts_file(word, sentence),), "sultan2014", "sultan:default",
                      signature="signal:sultan2014|version:X")
 
 
-def _meta_evaluation(name: str = "bleu") -> MetaEvaluation:
+def _table_scores(source: str = "table.tsv") -> TableScores:
+    return TableScores(source, {1: TableCounts(4, 2, 5), 2: TableCounts(8, 3, 6)}, 2, 3, 6,
+                       warnings=("2 phrases were too long",), signature="source:table|version:X")
+
+
+def _segment_match(word: str = "mat") -> SegmentMatch:
+    table = ParaphraseTable.from_pairs([("sat on", "was sitting on", 0.8), (word, "rug", 0.9)], "t")
+    return ParaEval(sources=[table]).segment_matches([f"the cat sat on the {word}"], [["a cat was sitting on the rug"]])[0]
+
+
+def _graded(word: str = "kitty") -> GradedExplanation:
+    table = ParaphraseTable.from_pairs([("cat", word, 0.5)], "t")
+    return GradedParaEval(Config("x", tiers=("exact", "paraphrase"), resources=()), [table]).explain(
+        f"the {word} sat", ["a cat sat", "the dog"])
+
+
+def _meta_evaluation(name: str = "bleu", segment: bool = False) -> MetaEvaluation:
     correlations = {"pearson": Interval(0.9, 0.8, 0.95), "spearman": Interval(0.5, 0.1, 0.9),
                     "kendall": Interval(float("nan"), float("nan"), float("nan"))}
     metric = MetricCorrelation(name, {"a": 1.0, "b": 2.0, "c": 3.0}, correlations, {}, {})
+    segments = {name: SegmentCorrelation(name, {k: Interval(0.3, 0.1, 0.5) for k in SEGMENT_CORRELATIONS},
+                                         {"pairs": 3, "concordant": 2, "discordant": 1, "ties": 0, "identical": 0},
+                                         9, 0)} if segment else {}
     return MetaEvaluation("de-en", ("A",), ("a", "b", "c"), 100, 12345, {name: metric},
-                          {name: "nrefs:1|bs:100|version:X"}, human={"a": 0.1, "b": 0.2, "c": 0.3})
+                          {name: "nrefs:1|bs:100|version:X"}, human={"a": 0.1, "b": 0.2, "c": 0.3},
+                          level="both" if segment else "system", segment=segments)
 
 
 #: Each score object that carries a signature, and a figure its table shows (dotted key, value).
@@ -200,6 +269,7 @@ SCORES = {
     "sts": (lambda: replace(sts_from_scores([0.1, 0.5, 0.9], [1.0, 3.0, 5.0], signal="sultan2014"),
                             signature="sts|version:X"), ("pearson", 1.0)),
     "sts report": (_sts_report, ("sets.0.pairs", 3)),
+    "paraphrase table": (_table_scores, ("by_length.1.lb_precision", 0.5)),
     "paraphrase": (lambda: replace(paraphrase_from_scores([0.1, 0.9, 0.2, 0.8], [False, True, False, True],
                                                           [0.3, 0.7], [False, True], "sultan2014"),
                                    signature="paraphrase|version:X"), ("accuracy", 1.0)),
@@ -234,12 +304,79 @@ def test_a_meta_evaluation_shows_its_correlations_as_a_plot_and_a_table(shell) -
     assert [e.text for e in signed.iter("code")] == ["nrefs:1|bs:100|version:X", "pair:de-en|refs:A|version:X"]
 
 
+def test_a_paraphrase_tables_scores_show_by_length_and_overall(shell) -> None:
+    root = _parsed(_format(shell, _table_scores())[HTML])
+    cells = {e.get("data-key"): json.loads(e.get("data-value")) for e in root.iter("td") if e.get("data-key")}
+    assert cells["lb_precision"] == 3 / 8 and cells["rel_recall"] == 0.5 and cells["by_length.1.rel_recall"] == 0.4
+    assert "by_length.2.lb_precision" not in cells  # the overall figures are the longest bound's
+    said = "".join(root.itertext())
+    assert "table.tsv" in said and "2 phrases were too long" in said and "phrases of up to 2 words" in said
+
+
+def _tiers(root: ET.Element) -> list[tuple[str, str, str]]:
+    """Each highlighted span of a notebook output: its words, its tier and its inline style."""
+    return [("".join(e.itertext()), e.get("data-tier"), e.get("style")) for e in root.iter("span")
+            if e.get("data-tier") and "tier" in e.get("class", "") and e.get("title")]
+
+
+def test_a_paraeval_segment_shows_its_words_highlighted_by_tier_as_the_report_does(shell) -> None:
+    """The report's highlighting (reports.paraeval.highlighted), with each tier's look inline: a
+    notebook's output carries no stylesheet, so the classes alone drew nothing."""
+    from paralign.viz.reports.paraeval import TIER_STYLES, highlighted
+
+    match = _segment_match()
+    root = _parsed(_format(shell, match)[HTML])
+    shown = _tiers(root)
+    assert [(words, tier) for words, tier, _ in shown] == [
+        (" ".join(match.tokens[sp.start:sp.end]), sp.tier) for sp in match.spans]
+    assert all(style and TIER_STYLES[tier] in style for _, tier, style in shown)
+    assert {"paraphrase", "synonym"} <= {tier for _, tier, _ in shown}
+    plain = ET.fromstring(highlighted(match.tokens, match.spans).to_xml())  # the report's, without styles
+    assert [(e.get("data-tier"), e.get("title")) for e in plain] == [(t.get("data-tier"), t.get("title"))
+                                                                     for t in root.iter("span") if t.get("title")]
+    said = "".join(root.itertext())
+    assert "“sat on” (paraphrase) matched “was sitting on”" in said and "F " in said
+    legend = {e.get("data-tier"): e.text for e in root.iter("span") if not e.get("title") and e.get("data-tier")}
+    assert legend["paraphrase"].endswith(": 2") and legend["unmatched"].endswith(": 1")
+
+
+def test_a_graded_segment_shows_the_hypothesis_and_its_reference_highlighted(shell) -> None:
+    explained = _graded()
+    root = _parsed(_format(shell, explained)[HTML])
+    shown = _tiers(root)
+    hypothesis = [(" ".join(explained.tokens[sp.start:sp.end]), sp.tier) for sp in explained.spans]
+    reference = [(" ".join(explained.reference_tokens[sp.start:sp.end]), sp.tier) for sp in explained.reference_spans]
+    assert [(words, tier) for words, tier, _ in shown] == hypothesis + reference
+    assert ("kitty", "paraphrase") in hypothesis and all(style for _, _, style in shown)
+    said = "".join(root.itertext())
+    assert "scored against reference 1 of 2" in said and "ParaEval segment (x)" in said
+
+
+def test_an_sts_report_and_file_show_each_files_scatter_as_the_report_draws_it(shell) -> None:
+    from paralign.viz.reports.sts import file_scatter
+
+    report = _sts_report()
+    for item in (report, report.sets[0]):
+        html = _format(shell, item)[HTML]
+        svg, = _svgs(html)
+        dots = [(e.get("data-x"), e.get("data-y")) for e in svg.iter("{http://www.w3.org/2000/svg}circle")]
+        assert dots == [("1.0", "0.2"), ("3.0", "0.9"), ("5.0", "0.8")]
+        assert file_scatter(report.sets[0], "sts.tsv", svg.get("id"))[0].to_xml() in html
+    no_pairs = replace(report.sets[0], pairs=())  # made without its pairs: nothing to plot
+    assert not _svgs(_format(shell, no_pairs)[HTML])
+
+
 # -- hostile text --------------------------------------------------------------------------------------
 HOSTILE_ITEMS = {
     "pair": lambda w: _pair(w),
     "lattice": lambda w: Lattice(3, ((0, w, 1), (1, "b", 2))),
     "similarity": lambda w: SimilarityBatch((0.5,), (), w, w, f"signal:{w}"),
-    "sts report": lambda w: _sts_report(w),
+    "sts report": lambda w: _sts_report(w, w),
+    "sts file": lambda w: _sts_file(w, w),
+    "paraphrase table": lambda w: _table_scores(w),
+    # the scorers split a hostile word into tokens (13a): a segment holding it as one, as a table's may
+    "segment": lambda w: replace(_segment_match(w), tokens=(w, *_segment_match(w).tokens[1:])),
+    "graded": lambda w: replace(_graded(w), tokens=(w, *_graded(w).tokens[1:])),
     "meta-eval": lambda w: _meta_evaluation(w),
 }
 
@@ -273,7 +410,7 @@ def test_mimebundle_is_what_the_formatter_gives(shell) -> None:
     bundle = notebook.mimebundle(LATTICE)
     data = _format(shell, LATTICE)
     assert set(bundle) == {SVG, HTML}
-    assert bundle[SVG].replace(_ident(bundle[SVG]), "X") == data[SVG].replace(_ident(data[SVG]), "X")
+    assert bundle[SVG] == data[SVG]
     assert notebook.mimebundle("text") == {} and notebook.mimebundle(Alignment.from_pharaoh("")) == {}
 
 
@@ -353,3 +490,24 @@ def test_a_failure_to_load_on_import_is_a_warning_and_no_shell_is_nothing(monkey
     monkeypatch.setitem(sys.modules, "IPython", SimpleNamespace(get_ipython=lambda: None))
     notebook.load_in_running_shell()  # no shell runs: nothing
     assert Manager.loaded == ["paralign"]
+
+
+# -- a pair aligned with its words -------------------------------------------------------------------------
+def test_aligned_gives_the_words_that_align_leaves_out(shell) -> None:
+    """``Aligner.align`` gives a bare Alignment, which shows over token positions (0, 1, 2, ...);
+    `aligned` gives the same links with the sentences, which show with their words."""
+    from paralign.aligners import get_aligner
+    from paralign.aligners.exact import ExactAligner
+
+    for aligner in (ExactAligner(), get_aligner("exact")):
+        pair = notebook.aligned(aligner, "The cat sat.", "A cat sat.")
+        assert pair.alignment == ExactAligner().align("The cat sat.", "A cat sat.")
+        assert pair.source.tokens == ("The", "cat", "sat", ".") and pair.signature.startswith("aligner:exact")
+        svg = _format(shell, pair)[SVG]
+        words = [e.text for e in ET.fromstring(svg).iter() if e.get("class", "").endswith("-word")]
+        assert words == ["The", "cat", "sat", ".", "A", "cat", "sat", "."]
+    given = Sentence.plain(["a", "<b>", "cat"])
+    pair = notebook.aligned(ExactAligner(), given, ["<b>", "cat"])  # a Sentence as it is, tokens kept
+    assert pair.source is given and pair.target.tokens == ("<b>", "cat") and pair.alignment.to_pharaoh() == "1-0 2-1"
+    with pytest.raises(InputTypeError, match="aligned takes an aligner"):
+        notebook.aligned("exact", "a", "b")

@@ -8,23 +8,32 @@ with IPython instead (:data:`DISPLAYS`), by module and class name
 
 - an ``Alignment`` or ``AlignedSentences``: its grid (:func:`.grid.alignment_grid`; or its lines
   view, :func:`.lines.alignment_lines`: ``register(alignment="lines")``), a bare ``Alignment``
-  with token positions for words; an ``AlignedSentences``' signature under it;
+  (what ``Aligner.align`` gives) with token positions for words, as it holds none: :func:`aligned`
+  gives the pair with its words; an ``AlignedSentences``' signature under it;
 - a ``Lattice``: its drawing (:func:`.lattice.lattice_drawing`) and how to read it; one too large
   to draw, why, and what to write instead;
 - the scores that carry a signature (``ParaEvalScore``, ``AlignmentScores``, ParaMetric's
-  ``AlignScores``, ``SimilarityBatch``, ``StsEvaluation``, ``StsReport``,
+  ``AlignScores`` and ``TableScores``, ``SimilarityBatch``, ``StsEvaluation``, ``StsReport``,
   ``ParaphraseEvaluation``): a table of figures (:func:`.reports.parts.score_table`, the
-  reports' own) and the signature; a ``MetaEvaluation``: every metric's correlations as an
-  interval plot (:func:`.intervals.interval_plot`) and a table, and the signatures.
+  reports' own) and the signature; an ``StsReport`` and an ``StsFileResult`` each file's scatter
+  of system score against gold, as the report draws it (:func:`.reports.sts.file_scatter`); a
+  ``MetaEvaluation``: every metric's correlations as an interval plot
+  (:func:`.intervals.interval_plot`) and a table, and the signatures;
+- a ParaEval segment (``SegmentMatch``, the paper config's; ``GradedExplanation``, a graded
+  config's): its figures and its words highlighted by tier as the report highlights them
+  (:func:`.reports.paraeval.highlighted`, the tiers' look inline).
 
 A picture is given twice: as ``image/svg+xml`` (the very SVG the viz functions write, for
 exporters and viewers that show no HTML) and as ``text/html`` (the same picture in a box of at
 most :data:`BOX_HEIGHT` that scrolls: at its natural size, its tooltips working, never shrunk to
 the cell's width until its words cannot be read), which notebooks prefer. The HTML has no
 ``<style>`` (it would restyle the whole notebook) and no script, needs no network, and every
-text in it is escaped (:mod:`.svg` writes it). Each picture's ids are unique in the process
-(:func:`_ident`): a notebook is one document, and a second grid's ``url(#grid-...)`` hatching
-would otherwise point into the first, gone when that output is collapsed.
+text in it is escaped (:mod:`.svg` writes it). Each picture's ids are those of its content
+(:func:`_identified`: a hash of the picture drawn with a placeholder id): a notebook is one
+document, and a second grid's ``url(#grid-...)`` hatching would otherwise point into a different
+first grid; the same picture shown twice has the same ids, and the same definitions under them.
+They were a count of the pictures shown, so running a notebook's cells again changed its saved
+outputs: noise in a notebook kept under version control.
 
 ``import paralign`` inside a running IPython (a Jupyter kernel, an IPython shell) loads this as
 the extension ``paralign`` (:func:`load_in_running_shell`), as ``%load_ext paralign`` does;
@@ -40,7 +49,7 @@ Not for: drawing (:mod:`.grid`, :mod:`.lines`, :mod:`.lattice`) or whole report 
 
 from __future__ import annotations
 
-import itertools
+import hashlib
 import math
 import sys
 import warnings
@@ -50,6 +59,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..alignment import AlignedSentences, Alignment
 from ..errors import ConfigurationError, InputTypeError, counted
+from ..nlp import TextOrTokens, annotate_many
+from ..sentence import Sentence
 from .grid import alignment_grid
 from .html import isolated, signature_note
 from .lattice import lattice_drawing, lattice_key
@@ -71,12 +82,18 @@ BOX_HEIGHT = "36em"
 BOX_STYLE = f"overflow: auto; max-width: 100%; max-height: {BOX_HEIGHT}"
 NOTE_STYLE = "color: #5f6670; margin: 0.3em 0"
 
-_NUMBERS = itertools.count(1)
+#: How many hex digits of a picture's hash its ids carry (48 bits: two different pictures of one
+#: notebook share ids about once in 10^14 pairs).
+HASH_DIGITS = 12
 
 
-def _ident(kind: str) -> str:
-    """A picture's id prefix, unique in this process: ``paralign-3-grid``."""
-    return f"paralign-{next(_NUMBERS)}-{kind}"
+def _identified(draw: Callable[[str], Element], kind: str) -> Element:
+    """What `draw` makes of an id prefix, with the prefix ``paralign-<hash>-<kind>``: the hash of
+    what it makes of the placeholder ``paralign-<kind>``. So the ids are the same on every run
+    (a saved notebook does not change when its cells run again) and differ between two
+    different pictures (a different word, link, gold or view changes the hash)."""
+    drawn = draw(f"paralign-{kind}").to_xml().encode("utf-8", "surrogatepass")
+    return draw(f"paralign-{hashlib.sha256(drawn).hexdigest()[:HASH_DIGITS]}-{kind}")
 
 
 def _note(*children: Element | str) -> Element:
@@ -130,7 +147,7 @@ def _alignment_picture(view: AlignmentView, kind: str, signature: str | None, po
     draw = alignment_lines if kind == "lines" else alignment_grid
     title = f"alignment {view.alignment.to_pharaoh()} (token positions)" if positions else None
     notes = (signature_note(signature),) if signature else ()
-    return Picture(draw(view, title=title, ident=_ident(kind)), notes)
+    return Picture(_identified(lambda ident: draw(view, title=title, ident=ident), kind), notes)
 
 
 def grid(item: AlignedSentences | Alignment | AlignmentView, gold: Alignment | None = None, *,
@@ -149,6 +166,28 @@ def lines(item: AlignedSentences | Alignment | AlignmentView, gold: Alignment | 
     return _alignment_picture(view, "lines", getattr(item, "signature", None), isinstance(item, Alignment))
 
 
+def aligned(aligner: Any, source: TextOrTokens | Sentence, target: TextOrTokens | Sentence) -> AlignedSentences:
+    """`source` and `target` aligned by `aligner`, with their words and the aligner's signature
+    (:func:`~paralign.aligners.signature.alignment_signature`): what a notebook shows as a grid of
+    words. ``aligner.align(source, target)`` gives the links alone, an ``Alignment``, which a
+    notebook can only show over token positions; the links here are the same (each text
+    annotated as ``align`` annotates it, a Sentence used as it is). `aligner`: an ``Aligner``
+    (a ``ContextualAligner``, an ``ExactAligner``), or an alignment function
+    (:func:`~paralign.aligners.get_aligner`'s), given texts annotated as the batches annotate them
+    (:func:`paralign.nlp.default_annotator`)."""
+    from ..aligners.signature import alignment_signature
+
+    annotate = getattr(aligner, "annotate", None)
+    align = getattr(aligner, "align_sentences", aligner)
+    if not callable(align):
+        raise InputTypeError(f"aligned takes an aligner (paralign.Aligner(), get_aligner('exact')), not "
+                             f"{type(aligner).__name__}")
+    texts = [x for x in (source, target) if not isinstance(x, Sentence)]
+    made = iter((annotate if callable(annotate) else annotate_many)(texts) if texts else ())
+    s, t = (x if isinstance(x, Sentence) else next(made) for x in (source, target))
+    return AlignedSentences(s, t, align(s, t), alignment_signature(aligner))
+
+
 def _shown_alignment(item: AlignedSentences | Alignment, kind: str) -> Picture | None:
     """`item` as the display shows it; None for an Alignment without links (nothing to draw:
     its repr says ``Alignment.from_pharaoh('')``)."""
@@ -164,7 +203,7 @@ def drawing(lattice: Lattice) -> Picture:
     (:data:`.lattice.MAX_SIDE`), naming what to write instead."""
     notes = (_note(lattice_key(lattice)),
              _note(f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"))
-    return Picture(lattice_drawing(lattice, ident=_ident("lattice")), notes)
+    return Picture(_identified(lambda ident: lattice_drawing(lattice, ident=ident), "lattice"), notes)
 
 
 def _lattice_svg(lattice: Lattice) -> str | None:
@@ -183,14 +222,14 @@ def _lattice_html(lattice: Lattice) -> str:
 
 # -- scores ----------------------------------------------------------------------------------------
 def score_card(title: str, figures: Mapping, rows: Sequence[tuple], signature: str | None = None, *,
-               about: Sequence[Element | str] = (), notes: Sequence[str] = ()) -> str:
+               about: Sequence[Element | str] = (), notes: Sequence[str] = (), more: Sequence[Element] = ()) -> str:
     """A score's HTML: `title`, `about` (a line of what made it), the table of `rows` read from
     `figures` (:func:`.reports.parts.score_table`: the result's ``to_dict()``, so the cells hold the
-    JSON output's values), `notes` and the `signature`."""
+    JSON output's values), `more` (pictures), `notes` and the `signature`."""
     from .reports.parts import score_table
 
     return _html(el("p", el("strong", title), *((" · ", *about) if about else ())),
-                 score_table(figures, rows), *(_note(n) for n in notes),
+                 score_table(figures, rows), *more, *(_note(n) for n in notes),
                  signature_note(signature) if signature else None)
 
 
@@ -228,6 +267,59 @@ def _align_scores_html(scores: Any) -> str:
                       about=[f"phrases of up to {counted(scores.max_length, 'word')}"], notes=scores.warnings)
 
 
+def _table_scores_html(scores: Any) -> str:
+    """ParaMetric's scores of a paraphrase table: LB-Precision and Rel-Recall with their counts,
+    then by length bound, as ``parametric table`` gives them."""
+    rows = [("LB-Precision", "lb_precision", True), ("Rel-Recall", "rel_recall", True),
+            ("paraphrases posited", "posited", False), ("posited and in the reference", "correct", False),
+            ("reference paraphrases", "reference", False), ("groups", "groups", False),
+            ("sentences", "sentences", False), ("groups skipped", "skipped_groups", False),
+            ("posited paraphrases too long to score", "beyond_max_length", False)]
+    for n in sorted(scores.by_length)[:-1] if len(scores.by_length) > 1 else ():
+        rows += [(f"up to {counted(n, 'word')}: LB-Precision", f"by_length.{n}.lb_precision", True),
+                 (f"up to {counted(n, 'word')}: Rel-Recall", f"by_length.{n}.rel_recall", True)]
+    about = ["source ", isolated(scores.source), f" · phrases of up to {counted(scores.max_length, 'word')}"]
+    return score_card("ParaMetric (paraphrase table)", scores.to_dict(), rows, scores.signature,
+                      about=about, notes=scores.warnings)
+
+
+def _tiered(*parts: Element | None) -> Element:
+    """Words highlighted by tier, with room for their boxes (the report's ``.hypothesis``)."""
+    return el("div", *parts, style="line-height: 2")
+
+
+def _segment_match_html(match: Any) -> str:
+    """A segment as ParaEval's paper config matched it: its figures, the hypothesis words
+    highlighted by tier as the report highlights them (:mod:`.reports.paraeval`; the tiers' look
+    inline, as an output has no stylesheet), what each phrase matched, and a legend."""
+    from .reports.paraeval import LABELS, highlighted, legend, match_list
+    from .reports.parts import number
+
+    s = match.stats
+    figures = f"P {number(s.precision, True)} · R {number(s.recall, True)} · F {number(s.f, True)}"
+    return _html(el("p", el("strong", "ParaEval segment"), " · ", figures),
+                 _tiered(highlighted(match.tokens, match.spans, inline=True)),
+                 match_list(match.tokens, match.spans), legend([match.spans], LABELS, inline=True))
+
+
+def _graded_html(explained: Any) -> str:
+    """A segment as a graded config scored it: its figures, the hypothesis and the reference it
+    was scored against highlighted by tier (as :func:`_segment_match_html`), what matched, a legend."""
+    from .reports.paraeval import GRADED_LABELS, highlighted, legend, match_list
+    from .reports.parts import number
+
+    e = explained
+    figures = (f"score {number(e.score)} · P {number(e.precision, True)} · R {number(e.recall, True)} · "
+               f"F {number(e.f, True)}")
+    against = (f"scored against reference {e.reference + 1} of {len(e.reference_scores)}, the best "
+               f"({', '.join(number(v) for v in e.reference_scores)}):" if len(e.reference_scores) > 1
+               else "the reference, as matched:")
+    return _html(el("p", el("strong", f"ParaEval segment ({e.config})"), " · ", figures),
+                 _tiered(highlighted(e.tokens, e.spans, inline=True), _note(against),
+                         highlighted(e.reference_tokens, e.reference_spans, "references", inline=True)),
+                 match_list(e.tokens, e.spans), legend([e.spans], GRADED_LABELS, inline=True))
+
+
 def _similarity_html(batch: Any) -> str:
     scored = [s for s in batch.scores if s is not None]
     figures = {"pairs": len(batch.scores), "scored": len(scored), "failed": len(batch.failures),
@@ -244,17 +336,40 @@ def _sts_html(evaluation: Any) -> str:
                       about=_made_by(evaluation.signal, evaluation.aligner))
 
 
+def _sts_scatter(result: Any, name: str) -> Element | None:
+    """A file's scatter of system score against gold, as the report draws it, in its box; None
+    without scored pairs (a result made without its pairs has none to plot)."""
+    from ..similarity.sts import scored_pairs
+    from .reports.sts import file_scatter
+
+    if not scored_pairs(result):
+        return None
+    return el("div", _identified(lambda ident: file_scatter(result, name, ident)[0], "scatter"), style=BOX_STYLE)
+
+
+def _sts_file_html(result: Any) -> str:
+    """One STS file: its correlations and its scatter (its report carries the signature)."""
+    from .reports.sts import correlation_rows
+
+    plot = _sts_scatter(result, result.name)
+    return score_card("STS file", result.to_dict(), correlation_rows(""), about=[isolated(result.name)],
+                      more=[plot] if plot else [])
+
+
 def _sts_report_html(report: Any) -> str:
     from .reports.sts import correlation_rows
 
     figures = report.to_dict()
+    names = [shown["name"] for shown in figures["sets"]]  # as the command and the report show them
+    plots = [el("div", _note(el("strong", isolated(name))), plot) for name, result in zip(names, report.sets, strict=True)
+             if (plot := _sts_scatter(result, name)) is not None]
     rows = correlation_rows("", " (size-weighted mean)")
     for k, result in enumerate(report.sets):  # each file's pairs and correlations (its section of the report)
         rows += [(f"{result.name}: pairs scored", f"sets.{k}.pairs", False),
                  (f"{result.name}: Pearson", f"sets.{k}.pearson", False, 4),
                  (f"{result.name}: Spearman", f"sets.{k}.spearman", False, 4)]
     return score_card("STS evaluation", figures, rows, report.signature,
-                      about=_made_by(report.signal, report.aligner), notes=report.notes)
+                      about=_made_by(report.signal, report.aligner), notes=report.notes, more=plots)
 
 
 def _paraphrase_html(evaluation: Any) -> str:
@@ -285,16 +400,18 @@ def _meta_eval_html(result: MetaEvaluation) -> str:
     if result.metrics and result.level != "segment":
         rows = [Interval(name, m.correlations["pearson"].value, m.correlations["pearson"].low,
                          m.correlations["pearson"].high) for name, m in result.metrics.items()]
-        plot = interval_plot(rows, x_label="Pearson with human scores (system level)", span=(-1.0, 1.0),
-                             title=f"system-level Pearson, 95% intervals ({result.pair})", ident=_ident("intervals"))
+        plot = _identified(lambda ident: interval_plot(
+            rows, x_label="Pearson with human scores (system level)", span=(-1.0, 1.0),
+            title=f"system-level Pearson, 95% intervals ({result.pair})", ident=ident), "intervals")
         head = el("tr", el("th", "metric"), *(el("th", kind) for kind in CORRELATIONS))
         table = el("table", head, *(el("tr", el("th", isolated(name)), *(
             el("td", shown(c.value, c.low, c.high)) for c in (m.correlations[k] for k in CORRELATIONS)))
             for name, m in result.metrics.items()), class_="scores")
         body += [el("div", plot, style=BOX_STYLE), table]
     if result.segment:
-        overview = segment_overview(result, result.to_dict())
-        body += [el("p", el("strong", "segment level")), *overview.body]
+        data = result.to_dict()
+        overview = _identified(lambda ident: el("div", *segment_overview(result, data, ident=ident).body), "segment")
+        body += [el("p", el("strong", "segment level")), *(c for c in overview.children if isinstance(c, Element))]
     body += [_note(isolated(name), ": ", el("code", signature)) for name, signature in result.signatures.items()]
     if result.signature:  # the meta-evaluation's own, last as in the text output
         body.append(signature_note(result.signature))
@@ -317,6 +434,10 @@ DISPLAYS: tuple[tuple[str, str, str, Callable[..., str | None]], ...] = (
     ("paralign.similarity.scores", "SimilarityBatch", HTML, _similarity_html),
     ("paralign.similarity.sts", "StsEvaluation", HTML, _sts_html),
     ("paralign.similarity.sts", "StsReport", HTML, _sts_report_html),
+    ("paralign.similarity.sts", "StsFileResult", HTML, _sts_file_html),
+    ("paralign.metrics.parametric", "TableScores", HTML, _table_scores_html),
+    ("paralign.metrics.paraeval.paper_values", "SegmentMatch", HTML, _segment_match_html),
+    ("paralign.metrics.paraeval.explained", "GradedExplanation", HTML, _graded_html),
     ("paralign.similarity.paraphrase", "ParaphraseEvaluation", HTML, _paraphrase_html),
     ("paralign.metrics.correlation", "MetaEvaluation", HTML, _meta_eval_html),
 )

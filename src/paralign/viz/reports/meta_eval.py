@@ -114,13 +114,14 @@ def _figure(value: object) -> float:
     return float(value)
 
 
-def segment_overview(result: MetaEvaluation, data: Mapping) -> Section:
+def segment_overview(result: MetaEvaluation, data: Mapping, *, ident: str = "segment") -> Section:
     """Every metric's DARR tau and Pearson at segment level, one interval plot each (the figures
-    of the JSON output `data`)."""
+    of the JSON output `data`), their ids starting with `ident` (a notebook gives each
+    meta-evaluation its own: two shared the page's ``segment-tau``)."""
     body = []
     for kind, label in SEGMENT_PLOTS:
         rows = [Interval(name, *_figures(data, f"segment.{name}.{kind}")) for name in result.segment]
-        body.append(figure(interval_plot(rows, x_label=label, span=(-1.0, 1.0), ident=f"segment-{kind}",
+        body.append(figure(interval_plot(rows, x_label=label, span=(-1.0, 1.0), ident=f"{ident}-{kind}",
                                          title=f"{label}, 95% intervals ({result.pair})")))
     from ...metrics.segment_correlation import segment_summary
 

@@ -27,16 +27,19 @@ from ..html import Section, isolated, merged, page, signature_note, words
 from ..svg import Element, el
 from .parts import CSS, lookup, number, score_table, value_cell
 
+#: How every tier's word is drawn, and each tier's own look (its class's rules in
+#: :data:`TIER_CSS`; inline, where a page has no stylesheet: a notebook's output, :func:`highlighted`'s `inline`).
+TIER_STYLE = "padding: 0.1em 0.2em; border-radius: 3px"
+TIER_STYLES = {"paraphrase": "background: #cfe3f3; border: 1.5px solid #0072B2",
+               "synonym": "background: #dcefe4; border: 1.5px dotted #00845F",
+               "exact": "background: #eceff2",
+               "stem": "background: #fbeedd; border: 1.5px dashed #D55E00",
+               "contextual": "background: #f6e6f0; border: 3px double #B8588E",
+               "unmatched": "color: #a4332b; text-decoration: line-through"}
 TIER_CSS = """
 .hypothesis { font-size: 1.05em; line-height: 2; }
-.tier { padding: 0.1em 0.2em; border-radius: 3px; }
-.tier-paraphrase { background: #cfe3f3; border: 1.5px solid #0072B2; }
-.tier-synonym { background: #dcefe4; border: 1.5px dotted #00845F; }
-.tier-exact { background: #eceff2; }
-.tier-stem { background: #fbeedd; border: 1.5px dashed #D55E00; }
-.tier-contextual { background: #f6e6f0; border: 3px double #B8588E; }
-.tier-unmatched { color: #a4332b; text-decoration: line-through; }
-.references { margin: 0.2em 0 0 1em; color: #3b424b; }
+.tier { """ + TIER_STYLE + """; }
+""" + "".join(f".tier-{tier} {{ {style}; }}\n" for tier, style in TIER_STYLES.items()) + """.references { margin: 0.2em 0 0 1em; color: #3b424b; }
 ul.matched { margin: 0.2em 0 0.4em 1em; padding-left: 1em; }
 .legend .tier { white-space: nowrap; display: inline-block; margin-bottom: 0.3em; }
 @media (max-width: 40em) { .legend .tier { white-space: normal; } }  /* a phone: an entry wider than the line wraps */
@@ -51,17 +54,24 @@ GRADED_LABELS = {"exact": "exact (the same word)", "stem": "stem (the same Snowb
                  "contextual": "contextual (word vectors)", "unmatched": "unmatched"}
 
 
-def _span(tokens: Sequence[str], span: MatchedSpan) -> Element:
+def tier_style(tier: str) -> str:
+    """A tier's look as an inline style (:data:`TIER_STYLES`), for a page without the stylesheet."""
+    return f"{TIER_STYLE}; {TIER_STYLES[tier]}"
+
+
+def _span(tokens: Sequence[str], span: MatchedSpan, inline: bool = False) -> Element:
     title = f"{span.tier}: matched " + " / ".join(f"“{m}”" for m in span.matched) if span.matched else span.tier
     return el("span", *words(tokens[span.start:span.end]), class_=f"tier tier-{span.tier}", title=title,
-              data_tier=span.tier)
+              data_tier=span.tier, style=tier_style(span.tier) if inline else None)
 
 
-def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str = "hypothesis") -> Element:
-    """Words as matched: a span per matched phrase or word (its tier's class), spaces between."""
+def highlighted(tokens: Sequence[str], spans: Sequence[MatchedSpan], class_: str = "hypothesis", *,
+                inline: bool = False) -> Element:
+    """Words as matched: a span per matched phrase or word (its tier's class; with `inline`, its
+    look as a style too: a notebook's output has no stylesheet), spaces between."""
     parts: list[Element | str | None] = []
     for k, span in enumerate(spans):
-        parts += [" " if k else None, _span(tokens, span)]
+        parts += [" " if k else None, _span(tokens, span, inline)]
     return el("p", *[p for p in parts if p is not None], class_=class_)
 
 
@@ -77,12 +87,14 @@ def match_list(tokens: Sequence[str], spans: Sequence[MatchedSpan]) -> Element |
     return el("ul", *items, class_="matched") if items else None
 
 
-def _legend(segments: Sequence[Sequence[MatchedSpan]], labels: Mapping[str, str]) -> Element:
-    """A legend counting the hypothesis words of each tier of `labels` (in its order)."""
+def legend(segments: Sequence[Sequence[MatchedSpan]], labels: Mapping[str, str], *, inline: bool = False) -> Element:
+    """A legend counting the hypothesis words of each tier of `labels` (in its order); with
+    `inline`, each tier's look as a style (:func:`highlighted`)."""
     counts = {tier: sum(sp.end - sp.start for spans in segments for sp in spans if sp.tier == tier)
               for tier in labels}
     return el("p", *[el("span", f"{label}: {counts[tier]}", class_=f"tier tier-{tier}", data_tier=tier,
-                        style="margin-right: 1em") for tier, label in labels.items()], class_="legend")
+                        style=f"{tier_style(tier)}; margin-right: 1em" if inline else "margin-right: 1em")
+                     for tier, label in labels.items()], class_="legend")
 
 
 def _segment_attrs(number_: int, spans: Sequence[MatchedSpan], order: Sequence[str],
@@ -135,7 +147,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
                     *, title: str | None = None) -> str:
     """The page: `corpus` (paraeval's JSON) as a score table, a legend counting the words of each
     tier, then each segment (`references[i]`: segment i's reference texts)."""
-    legend = _legend([m.spans for m in matches], {t: LABELS[t] for t in TIERS})
+    shown_legend = legend([m.spans for m in matches], {t: LABELS[t] for t in TIERS})
     intro = [
         signature_note(str(corpus.get("signature", ""))),
         score_table(corpus, [("precision", "precision", True), ("recall", "recall", True), ("F", "f", True),
@@ -144,7 +156,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
                              ("matched in the paraphrase tier (paraphrase + synonym)", "counts.hyp_paraphrase", False),
                              ("segments", "counts.segments", False)]),
         *confidence_intro(corpus, "F", True),
-        legend,
+        shown_legend,
     ]
     sections = [segment_section(k, m, refs) for k, (m, refs) in enumerate(zip(matches, references, strict=True), 1)]
     return page(title or "ParaEval", sections, intro=intro, css=CSS + TIER_CSS)
@@ -173,7 +185,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     """The page of a graded config: `corpus` (paraeval's JSON: score, P, R, F, signature) as a
     score table, a legend counting the hypothesis words of each tier, then each segment
     (`explanations[i]` from ``GradedParaEval.explain``, `references[i]` its reference texts)."""
-    legend = _legend([e.spans for e in explanations], GRADED_LABELS)
+    shown_legend = legend([e.spans for e in explanations], GRADED_LABELS)
     shown = {**corpus, "segments": len(explanations),
              "words": sum(len(e.tokens) for e in explanations)}
     intro = [
@@ -184,7 +196,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
         *confidence_intro(corpus, "score", False),
         el("p", "A segment's score takes the config's segment-level parameters, the input's the "
                 "system-level ones (both in the signature).", class_="note"),
-        legend,
+        shown_legend,
     ]
     sections = [graded_segment_section(k, e, refs)
                 for k, (e, refs) in enumerate(zip(explanations, references, strict=True), 1)]

@@ -70,24 +70,29 @@ def pairs_table(scored: Sequence[tuple[StsPair, float]]) -> Element:
               el("table", *rows, class_="scores pairs"))
 
 
+def file_scatter(result: StsFileResult, name: str, ident: str) -> tuple[Element, tuple[float, float] | None]:
+    """A file's scatter (`name` as the command shows it, `ident` its id): each scored pair's system
+    score against its gold, a pair's line and sentences in its dot's tooltip, and the
+    least-squares line, which it gives too (None when no line fits)."""
+    points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored_pairs(result)]
+    line = least_squares([p.x for p in points], [p.y for p in points])
+    return scatter(points, x_label="gold score", y_label=f"system score ({result.evaluation.signal})",
+                   title=f"{name}: system score against gold", ident=ident, line=line), line
+
+
 def file_section(result: StsFileResult, data: Mapping, index: int, count: int = ERRORS) -> Section:
     """One file: its correlations (`data`: the whole JSON result), its scatter, largest errors and
     scored pairs."""
-    ev = result.evaluation
-    scored = scored_pairs(result)
-    points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored]
-    line = least_squares([p.x for p in points], [p.y for p in points])
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
+    plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter")
     errors = largest_errors(result, count, line)  # fewer than `count` in a small file
     body: tuple[Element, ...] = (
         score_table(data, correlation_rows(f"{key}.")),
-        figure(scatter(points, x_label="gold score", y_label=f"system score ({ev.signal})",
-                       title=f"{shown['name']}: system score against gold", ident=f"set-{index + 1}-scatter",
-                       line=line)),
+        figure(plot),
         el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
            else "largest errors: none (no line fits these scores)"),
         _errors_table(errors),
-        pairs_table(scored),
+        pairs_table(scored_pairs(result)),
     )
     # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")";
     # the path only when it says more than the name ("mine.csv (mine.csv)")
