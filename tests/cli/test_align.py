@@ -1063,3 +1063,50 @@ def test_align_signs_a_gold_files_pairs_as_before_with_or_without_tokenized(caps
         assert main(["align", str(gold), "--similarity", "none", *flags, "--format", "json"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and "tok:" not in outputs[0]
+
+
+def test_align_signs_json_token_lists_tok_none_with_or_without_tokenized(tmp_path: Path, capsys) -> None:
+    """A JSON record's token lists are aligned on those tokens whatever --tokenized says: its
+    pair signs ``tok:none`` with or without the flag (before: only with it, so the same links
+    signed apart, and without it as a run on spaCy's tokens). A record of text beside it is on
+    spaCy's tokens and signs without ``tok``, pair by pair; a view of all pairs (pretty, html)
+    gives each signature with the lines it signs. A gold record (links given) signs as a gold
+    file's pairs do, without ``tok``, --tokenized or not."""
+    lists = {"source": ["The", "cat's", "toy", "is", "red", "."], "target": ["The", "toy", "of", "the", "cat", "."]}
+    text = {"source": "The cat's toy is red .", "target": "The toy of the cat ."}
+    pairs = tmp_path / "in.jsonl"
+    pairs.write_text(json.dumps(lists) + "\n", encoding="utf-8")
+    spacy_tokens = alignment_signature_of(["--similarity", "none"])
+    records = []
+    for flags in ([], ["--tokenized"]):
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "json"]) == 0
+        records.append(json.loads(capsys.readouterr().out))
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "pretty"]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == f"signature: {records[-1]['signature']}"
+    assert records[0] == records[1]  # the same tokens and links: the same signature
+    assert records[0]["signature"] == spacy_tokens.replace("|spacy:", "|tok:none|spacy:")
+
+    mixed = tmp_path / "mixed.jsonl"
+    gold_record = {"source": "The cat sat .", "target": "The cat sat .", "sure": "0-0 1-1 2-2 3-3"}
+    mixed.write_text("\n".join(json.dumps(r) for r in (lists, text, lists, gold_record)) + "\n", encoding="utf-8")
+    for flags in ([], ["--tokenized"]):
+        assert main(["align", str(mixed), "--similarity", "none", *flags, "--format", "json"]) == 0
+        signed = [json.loads(line)["signature"] for line in capsys.readouterr().out.splitlines()]
+        own = signed[0]
+        assert signed[2] == own and signed[3] == spacy_tokens
+        assert signed[1] == (own if flags else spacy_tokens)
+    assert main(["align", str(mixed), "--similarity", "none", "--format", "pretty"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [f"signature: {own} (lines 1, 3)",
+                                                         f"signature: {spacy_tokens} (lines 2, 4)"]
+    page = tmp_path / "p.html"
+    assert main(["align", str(mixed), "--similarity", "none", "--format", "html", "-o", str(page)]) == 0
+    body = ET.fromstring(page.read_bytes()).find("body")
+    assert ["".join(p.itertext()) for p in body[1:3]] == [f"signature: {own} (lines 1, 3)",
+                                                         f"signature: {spacy_tokens} (lines 2, 4)"]
+
+
+def alignment_signature_of(options: list[str]) -> str:
+    """The signature of align's aligner built from these options, on spaCy's tokens."""
+    from paralign.aligners.signature import alignment_signature
+
+    return alignment_signature(build_parser_aligner(options))

@@ -16,7 +16,8 @@ An aligner signature records every setting that changes an alignment and nothing
 * the contextual aligner's ``links`` (the link model's name and a hash of its trees),
   ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
 * ``tok``: ``none`` for pairs aligned on the input's own tokens, split on white space
-  (``align --tokenized``), as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran
+  (``align --tokenized``) or given as JSON token lists (per pair: ``InputPair.own_tokens``),
+  as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran
   (:func:`tokens_part`); absent, spaCy's tokens (a gold file's pairs are always on its own
   tokens, as every command that reads one aligns them, and sign as they always have);
 * ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
@@ -60,7 +61,8 @@ def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) ->
 
 def tokens_part(own_tokens: bool) -> dict[str, str]:
     """The ``tok`` part of alignments of sentences given as text: ``{"tok": "none"}`` when they
-    were split on white space into the input's own tokens (`own_tokens`: ``align --tokenized``),
+    are the input's own tokens (`own_tokens`: split on white space by ``align --tokenized``, or
+    a JSON record's token lists),
     nothing for spaCy's tokens, so that the signature of a run on spaCy's tokens stays as it was.
 
     Why: the Pharaoh indices are of the tokens aligned, and other tokens give other links
