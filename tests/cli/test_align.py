@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from paralign._version import __version__
 from paralign.cli import main
 from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel
 from paralign.errors import MismatchError
@@ -932,7 +933,7 @@ def test_align_aligner_exact_gives_the_baselines_links_and_signs_them(tmp_path: 
     assert "error" in records[1]
     for record in (records[0], records[2]):
         assert record["alignment"] == exact_match_aligner(record["source"], record["target"]).to_pharaoh()
-        assert record["signature"].startswith("aligner:exact|tok:none|spacy:") and "sim:" not in record["signature"]
+        assert record["signature"] == f"aligner:exact|tok:none|version:{__version__}"  # no spaCy read its tokens
     assert main(["align", str(src), "--tokenized", "--aligner", "exact"]) == 0
     assert capsys.readouterr().out.splitlines() == [records[0]["alignment"], "", records[2]["alignment"]]
     assert main(["align", str(src), "--tokenized", "--aligner", "exact", "--format", "pretty"]) == 0
@@ -1110,3 +1111,24 @@ def alignment_signature_of(options: list[str]) -> str:
     from paralign.aligners.signature import alignment_signature
 
     return alignment_signature(build_parser_aligner(options))
+
+
+def test_align_aligner_exact_signs_spacy_only_where_spacy_tokenised(tmp_path: Path, capsys) -> None:
+    """The exact aligner reads tokens alone: a text's are spaCy's tokenizer's (``spacy`` signed),
+    given tokens (--tokenized, a JSON record's lists, a gold file's) pass through no spaCy model,
+    so their pairs sign none. Before, it parsed every sentence and signed the model on all."""
+    from paralign.aligners.exact import exact_match_aligner
+    from paralign.nlp import annotate
+
+    pairs = tmp_path / "in.jsonl"
+    pairs.write_text(json.dumps({"source": "The cat's toy .", "target": "the toy ."}) + "\n"
+                     + json.dumps({"source": ["The", "toy"], "target": ["the", "toy"]}) + "\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--aligner", "exact", "--format", "json"]) == 0
+    text, tokens = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert text["alignment"] == exact_match_aligner(annotate("The cat's toy ."), annotate("the toy .")).to_pharaoh()
+    assert text["signature"].startswith("aligner:exact|spacy:")
+    assert tokens["signature"] == f"aligner:exact|tok:none|version:{__version__}"
+    gold = Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.json"
+    assert main(["align", str(gold), "--aligner", "exact", "--format", "json"]) == 0
+    assert {json.loads(line)["signature"] for line in capsys.readouterr().out.splitlines()} == {
+        f"aligner:exact|version:{__version__}"}

@@ -23,7 +23,9 @@ An aligner signature records every setting that changes an alignment and nothing
 * ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
   that paralign's figures use (its size and a hash: it is data, and ``paralign download``
   fetches NLTK's current list), for every aligner but the exact one;
-* ``spacy``: the spaCy model that annotates (name and version); ``version``: paralign's.
+* ``spacy``: the spaCy model that annotates (name and version), for every aligner but the exact
+  one on sentences given as tokens (`given_tokens`: a gold's, the input's own), which it reads
+  with no spaCy at all (:class:`~paralign.aligners.exact.ExactAligner`); ``version``: paralign's.
 
 Not for: aligning, similarity signals (:mod:`paralign.similarity.signature` adds those) or
 ParaEval's own signature (:mod:`paralign.metrics.paraeval.signature`, whose source naming this
@@ -51,12 +53,15 @@ from .registry import (
 NAMED_PRESETS = ("default", "paper", "paraphrase")
 
 
-def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) -> str:
+def alignment_signature(aligner: AlignFunction | Any | None, *, given_tokens: bool = False, **extra: object) -> str:
     """The signature of alignments made by `aligner` (an alignment function from
     :func:`~paralign.aligners.registry.get_aligner`, an ``Aligner`` or ``ContextualAligner``
     object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
-    after the aligner's, before ``spacy`` and ``version``."""
-    return join_signature({**aligner_parts(aligner), **extra, **environment_parts(aligner)})
+    after the aligner's, before ``spacy`` and ``version``. `given_tokens`: the sentences were
+    given as tokens (a gold's, the input's own), so the exact aligner used no spaCy model and
+    names none (:func:`environment_parts`)."""
+    return join_signature({**aligner_parts(aligner), **extra,
+                           **environment_parts(aligner, given_tokens=given_tokens)})
 
 
 def tokens_part(own_tokens: bool) -> dict[str, str]:
@@ -93,17 +98,21 @@ def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, st
     return {**aligner_parts(aligner), **environment_parts(aligner)}
 
 
-def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | None = None) -> dict[str, str]:
+def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | None = None,
+                      given_tokens: bool = False) -> dict[str, str]:
     """What `aligner` and the scores read off its alignments were computed with, last before
     paralign's version: ``stopwords`` (the NLTK data's stop-word list when it is not the shipped
     one: :func:`~paralign.metrics.paraeval.signature.stopwords_part`; `stopwords` None: unless
-    `aligner` is the exact aligner, which reads none) and ``spacy`` (:func:`spacy_id`)."""
+    `aligner` is the exact aligner, which reads none) and ``spacy`` (:func:`spacy_id`), unless
+    `aligner` is the exact aligner and the sentences were `given_tokens`: it reads tokens alone,
+    and tokens given pass through no spaCy model (another model changes none of its links)."""
     from ..metrics.paraeval.signature import stopwords_part
 
+    exact = is_exact_aligner(resolve_aligner(aligner))
     if stopwords is None:
-        stopwords = not is_exact_aligner(resolve_aligner(aligner))
+        stopwords = not exact
     listed = signature_parts(stopwords_part()) if stopwords else {}
-    return {**listed, "spacy": spacy_id(aligner)}
+    return listed if exact and given_tokens else {**listed, "spacy": spacy_id(aligner)}
 
 
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
