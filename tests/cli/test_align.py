@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from paralign._version import __version__
 from paralign.cli import main
 from paralign.corpora.sentence_pairs import read_input_pairs, read_parallel
 from paralign.errors import MismatchError
@@ -932,7 +933,7 @@ def test_align_aligner_exact_gives_the_baselines_links_and_signs_them(tmp_path: 
     assert "error" in records[1]
     for record in (records[0], records[2]):
         assert record["alignment"] == exact_match_aligner(record["source"], record["target"]).to_pharaoh()
-        assert record["signature"].startswith("aligner:exact|tok:none|spacy:") and "sim:" not in record["signature"]
+        assert record["signature"] == f"aligner:exact|tok:none|version:{__version__}"  # no spaCy read its tokens
     assert main(["align", str(src), "--tokenized", "--aligner", "exact"]) == 0
     assert capsys.readouterr().out.splitlines() == [records[0]["alignment"], "", records[2]["alignment"]]
     assert main(["align", str(src), "--tokenized", "--aligner", "exact", "--format", "pretty"]) == 0
@@ -1063,3 +1064,71 @@ def test_align_signs_a_gold_files_pairs_as_before_with_or_without_tokenized(caps
         assert main(["align", str(gold), "--similarity", "none", *flags, "--format", "json"]) == 0
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1] and "tok:" not in outputs[0]
+
+
+def test_align_signs_json_token_lists_tok_none_with_or_without_tokenized(tmp_path: Path, capsys) -> None:
+    """A JSON record's token lists are aligned on those tokens whatever --tokenized says: its
+    pair signs ``tok:none`` with or without the flag (before: only with it, so the same links
+    signed apart, and without it as a run on spaCy's tokens). A record of text beside it is on
+    spaCy's tokens and signs without ``tok``, pair by pair; a view of all pairs (pretty, html)
+    gives each signature with the lines it signs. A gold record (links given) signs as a gold
+    file's pairs do, without ``tok``, --tokenized or not."""
+    lists = {"source": ["The", "cat's", "toy", "is", "red", "."], "target": ["The", "toy", "of", "the", "cat", "."]}
+    text = {"source": "The cat's toy is red .", "target": "The toy of the cat ."}
+    pairs = tmp_path / "in.jsonl"
+    pairs.write_text(json.dumps(lists) + "\n", encoding="utf-8")
+    spacy_tokens = alignment_signature_of(["--similarity", "none"])
+    records = []
+    for flags in ([], ["--tokenized"]):
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "json"]) == 0
+        records.append(json.loads(capsys.readouterr().out))
+        assert main(["align", str(pairs), "--similarity", "none", *flags, "--format", "pretty"]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == f"signature: {records[-1]['signature']}"
+    assert records[0] == records[1]  # the same tokens and links: the same signature
+    assert records[0]["signature"] == spacy_tokens.replace("|spacy:", "|tok:none|spacy:")
+
+    mixed = tmp_path / "mixed.jsonl"
+    gold_record = {"source": "The cat sat .", "target": "The cat sat .", "sure": "0-0 1-1 2-2 3-3"}
+    mixed.write_text("\n".join(json.dumps(r) for r in (lists, text, lists, gold_record)) + "\n", encoding="utf-8")
+    for flags in ([], ["--tokenized"]):
+        assert main(["align", str(mixed), "--similarity", "none", *flags, "--format", "json"]) == 0
+        signed = [json.loads(line)["signature"] for line in capsys.readouterr().out.splitlines()]
+        own = signed[0]
+        assert signed[2] == own and signed[3] == spacy_tokens
+        assert signed[1] == (own if flags else spacy_tokens)
+    assert main(["align", str(mixed), "--similarity", "none", "--format", "pretty"]) == 0
+    assert capsys.readouterr().out.splitlines()[-2:] == [f"signature: {own} (lines 1, 3)",
+                                                         f"signature: {spacy_tokens} (lines 2, 4)"]
+    page = tmp_path / "p.html"
+    assert main(["align", str(mixed), "--similarity", "none", "--format", "html", "-o", str(page)]) == 0
+    body = ET.fromstring(page.read_bytes()).find("body")
+    assert ["".join(p.itertext()) for p in body[1:3]] == [f"signature: {own} (lines 1, 3)",
+                                                         f"signature: {spacy_tokens} (lines 2, 4)"]
+
+
+def alignment_signature_of(options: list[str]) -> str:
+    """The signature of align's aligner built from these options, on spaCy's tokens."""
+    from paralign.aligners.signature import alignment_signature
+
+    return alignment_signature(build_parser_aligner(options))
+
+
+def test_align_aligner_exact_signs_spacy_only_where_spacy_tokenised(tmp_path: Path, capsys) -> None:
+    """The exact aligner reads tokens alone: a text's are spaCy's tokenizer's (``spacy`` signed),
+    given tokens (--tokenized, a JSON record's lists, a gold file's) pass through no spaCy model,
+    so their pairs sign none. Before, it parsed every sentence and signed the model on all."""
+    from paralign.aligners.exact import exact_match_aligner
+    from paralign.nlp import annotate
+
+    pairs = tmp_path / "in.jsonl"
+    pairs.write_text(json.dumps({"source": "The cat's toy .", "target": "the toy ."}) + "\n"
+                     + json.dumps({"source": ["The", "toy"], "target": ["the", "toy"]}) + "\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--aligner", "exact", "--format", "json"]) == 0
+    text, tokens = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert text["alignment"] == exact_match_aligner(annotate("The cat's toy ."), annotate("the toy .")).to_pharaoh()
+    assert text["signature"].startswith("aligner:exact|spacy:")
+    assert tokens["signature"] == f"aligner:exact|tok:none|version:{__version__}"
+    gold = Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.json"
+    assert main(["align", str(gold), "--aligner", "exact", "--format", "json"]) == 0
+    assert {json.loads(line)["signature"] for line in capsys.readouterr().out.splitlines()} == {
+        f"aligner:exact|version:{__version__}"}

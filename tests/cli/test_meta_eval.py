@@ -786,10 +786,11 @@ def test_a_meta_evaluation_has_a_signature_of_its_own_in_json_text_and_report(tm
         results[refs] = json.loads(capsys.readouterr().out)
     assert results["A"]["signatures"] == results["B"]["signatures"]  # the metrics' own: nrefs:1 both
     parts = signature_parts(results["A"]["signature"])
-    assert list(parts) == ["pair", "refs", "level", "human", "bs", "seed", "version"]
+    assert list(parts) == ["pair", "refs", "level", "human", "text", "bs", "seed", "version"]
     assert parts["pair"] == "de-en" and parts["level"] == "system" and parts["human"].startswith("da#")
     assert (parts["bs"], parts["seed"]) == ("20", "12345")
-    assert results["B"]["signature"] == results["A"]["signature"].replace("|refs:A|", "|refs:B|")
+    other = signature_parts(results["B"]["signature"])  # reference B's text: another text hash
+    assert other == {**parts, "refs": "B", "text": other["text"]} and other["text"] != parts["text"]
     report = tmp_path / "meta.html"
     assert main([*argv, "--refs", "A,B", "--level", "both", "--seed", "3", "--format", "json",
                  "--report", str(report)]) == 0
@@ -818,3 +819,24 @@ def test_wmt21_reference_sets_sign_apart(data, capsys):
     assert results[0]["signatures"] == results[1]["signatures"]
     a, b = (signature_parts(r["signature"]) for r in results)
     assert (a["refs"], b["refs"]) == ("A", "B") and a["human"] == b["human"] and a["pair"] == "cs-en"
+    assert a["text"] != b["text"]  # two reference sets, two texts
+
+
+def test_other_text_under_the_same_names_signs_apart(tmp_path, capsys):
+    """The signature named the reference sets and systems without their text: a --wmt folder with
+    another output under a system's name (or another reference A) gave other figures under the
+    same signature. Now its text part hashes the segments scored; a copy of the folder signs alike."""
+    from paralign.signature import signature_parts
+
+    argv = ["--pair", "de-en", "--metrics", "chrf", "--resamples", "5", "--format", "json"]
+    first, copy, changed = _wmt(tmp_path / "a"), _wmt(tmp_path / "b"), _wmt(tmp_path / "c")
+    (changed / "txt" / "system-outputs" / "newstest2021.de-en.hyp.Mid.en").write_text(
+        "the cat sat on a mat\nprices rose sharply\na dog went home\n", encoding="utf-8")
+    results = []
+    for root in (first, copy, changed):
+        assert main(["meta-eval", "--wmt", str(root), *argv]) == 0
+        results.append(json.loads(capsys.readouterr().out))
+    assert results[0]["signature"] == results[1]["signature"]
+    assert results[0]["metrics"] != results[2]["metrics"]  # other figures ...
+    parts, other = (signature_parts(r["signature"]) for r in (results[0], results[2]))
+    assert other == {**parts, "text": other["text"]} and other["text"] != parts["text"]  # ... signed apart

@@ -16,13 +16,16 @@ An aligner signature records every setting that changes an alignment and nothing
 * the contextual aligner's ``links`` (the link model's name and a hash of its trees),
   ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
 * ``tok``: ``none`` for pairs aligned on the input's own tokens, split on white space
-  (``align --tokenized``), as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran
+  (``align --tokenized``) or given as JSON token lists (per pair: ``InputPair.own_tokens``),
+  as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran
   (:func:`tokens_part`); absent, spaCy's tokens (a gold file's pairs are always on its own
   tokens, as every command that reads one aligns them, and sign as they always have);
 * ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
   that paralign's figures use (its size and a hash: it is data, and ``paralign download``
   fetches NLTK's current list), for every aligner but the exact one;
-* ``spacy``: the spaCy model that annotates (name and version); ``version``: paralign's.
+* ``spacy``: the spaCy model that annotates (name and version), for every aligner but the exact
+  one on sentences given as tokens (`given_tokens`: a gold's, the input's own), which it reads
+  with no spaCy at all (:class:`~paralign.aligners.exact.ExactAligner`); ``version``: paralign's.
 
 Not for: aligning, similarity signals (:mod:`paralign.similarity.signature` adds those) or
 ParaEval's own signature (:mod:`paralign.metrics.paraeval.signature`, whose source naming this
@@ -50,17 +53,21 @@ from .registry import (
 NAMED_PRESETS = ("default", "paper", "paraphrase")
 
 
-def alignment_signature(aligner: AlignFunction | Any | None, **extra: object) -> str:
+def alignment_signature(aligner: AlignFunction | Any | None, *, given_tokens: bool = False, **extra: object) -> str:
     """The signature of alignments made by `aligner` (an alignment function from
     :func:`~paralign.aligners.registry.get_aligner`, an ``Aligner`` or ``ContextualAligner``
     object, None for the default Sultan aligner); `extra` parts (e.g. ``gold="sure"``) come
-    after the aligner's, before ``spacy`` and ``version``."""
-    return join_signature({**aligner_parts(aligner), **extra, **environment_parts(aligner)})
+    after the aligner's, before ``spacy`` and ``version``. `given_tokens`: the sentences were
+    given as tokens (a gold's, the input's own), so the exact aligner used no spaCy model and
+    names none (:func:`environment_parts`)."""
+    return join_signature({**aligner_parts(aligner), **extra,
+                           **environment_parts(aligner, given_tokens=given_tokens)})
 
 
 def tokens_part(own_tokens: bool) -> dict[str, str]:
     """The ``tok`` part of alignments of sentences given as text: ``{"tok": "none"}`` when they
-    were split on white space into the input's own tokens (`own_tokens`: ``align --tokenized``),
+    are the input's own tokens (`own_tokens`: split on white space by ``align --tokenized``, or
+    a JSON record's token lists),
     nothing for spaCy's tokens, so that the signature of a run on spaCy's tokens stays as it was.
 
     Why: the Pharaoh indices are of the tokens aligned, and other tokens give other links
@@ -91,17 +98,21 @@ def aligner_signature_parts(aligner: AlignFunction | Any | None) -> dict[str, st
     return {**aligner_parts(aligner), **environment_parts(aligner)}
 
 
-def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | None = None) -> dict[str, str]:
+def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | None = None,
+                      given_tokens: bool = False) -> dict[str, str]:
     """What `aligner` and the scores read off its alignments were computed with, last before
     paralign's version: ``stopwords`` (the NLTK data's stop-word list when it is not the shipped
     one: :func:`~paralign.metrics.paraeval.signature.stopwords_part`; `stopwords` None: unless
-    `aligner` is the exact aligner, which reads none) and ``spacy`` (:func:`spacy_id`)."""
+    `aligner` is the exact aligner, which reads none) and ``spacy`` (:func:`spacy_id`), unless
+    `aligner` is the exact aligner and the sentences were `given_tokens`: it reads tokens alone,
+    and tokens given pass through no spaCy model (another model changes none of its links)."""
     from ..metrics.paraeval.signature import stopwords_part
 
+    exact = is_exact_aligner(resolve_aligner(aligner))
     if stopwords is None:
-        stopwords = not is_exact_aligner(resolve_aligner(aligner))
+        stopwords = not exact
     listed = signature_parts(stopwords_part()) if stopwords else {}
-    return {**listed, "spacy": spacy_id(aligner)}
+    return listed if exact and given_tokens else {**listed, "spacy": spacy_id(aligner)}
 
 
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:

@@ -20,7 +20,9 @@ bad, 2 for svg to stdout with several pairs or for -o FILE whose suffix names an
 format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
 format but text (Pharaoh lines for scripts) carries the settings' signature: json in each
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
-picture's <desc> (nothing drawn); with --tokenized it says tok:none (the input's own tokens).
+picture's <desc> (nothing drawn); it says tok:none for a pair on the input's own tokens
+(--tokenized, or a JSON record's token lists), per pair: a pretty view or page of pairs that
+sign apart gives each signature with the lines it signs.
 
 --aligner picks the aligner: sultan (the default, set by --preset and the other options of the
 aligner group), contextual (another spelling of --preset contextual: the same aligner and
@@ -128,8 +130,14 @@ def run(args: argparse.Namespace) -> int:
                                  "--target, not both")
     aligner = loaded_aligner(args)
     gold = None if args.source else gold_input(args.input, args.input_format)
-    own_tokens = args.tokenized and gold is None  # a gold file's pairs are on its tokens, --tokenized or not
-    args.signature = alignment_signature(aligner, **tokens_part(own_tokens)) if args.format != "text" else None
+    # each pair's: tok:none where its tokens are the input's own (InputPair.own_tokens: --tokenized,
+    # or a JSON record's token lists); a gold file's pairs are on its tokens, --tokenized or not;
+    # keyed (own tokens, tokens given): the exact aligner reads given tokens with no spaCy
+    args.signatures = None if args.format == "text" else {
+        (own, given): alignment_signature(aligner, given_tokens=given, **tokens_part(own))
+        for own, given in ((False, False), (True, True), (False, True))}
+    # what a run with no pair aligned signs: its pairs' tokens were to be the input's own, or a gold's
+    args.tokens_given = (args.tokenized and gold is None, args.tokenized or gold is not None)
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):
         if args.source:
@@ -241,17 +249,39 @@ def _counted(results: Iterable[Result], name: str, counts: dict[str, int],
 FAILED_IN_ALIGNING = ("annotation failed", "alignment failed", "worker failed")
 
 
+def signature_of(args: argparse.Namespace, pair: InputPair) -> str:
+    """The signature of `pair`'s alignment: ``tok:none`` in it when the pair's tokens are the
+    input's own (:attr:`InputPair.own_tokens`), as each pair of a JSON input may or may not give
+    token lists whatever --tokenized says; decided per pair, as the input is read after the run
+    begins and its outputs are streamed; and no ``spacy`` part for the exact aligner on tokens
+    given (the input's own, a gold's), which it reads with no spaCy model."""
+    signatures: dict[tuple[bool, bool], str] = args.signatures
+    return signatures[pair.own_tokens, isinstance(pair.source, list) and isinstance(pair.target, list)]
+
+
+def page_signatures(args: argparse.Namespace, results: Sequence[Result]) -> list[tuple[str, str]]:
+    """The signatures of a view of all pairs (pretty, html), each with the input lines it signs:
+    one, with no lines (``""``), when every aligned pair signs alike (or none was aligned: the
+    run's, by --tokenized); else one per signature, ``"lines 1, 3"``, in the order first met."""
+    lines: dict[str, list[int]] = {}
+    for pair, *_, alignment in results:
+        if alignment is not None:
+            lines.setdefault(signature_of(args, pair), []).append(pair.line)
+    if len(lines) <= 1:
+        return [(next(iter(lines), args.signatures[args.tokens_given]), "")]
+    return [(sig, ("lines " if len(at) > 1 else "line ") + ", ".join(map(str, at))) for sig, at in lines.items()]
+
+
 def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
     """text and json: one line per input line (empty, or an "error" object, for a bad pair);
-    each aligned pair's JSON object carries the settings' signature (text lines do not)."""
-    signature = getattr(args, "signature", None)
+    each aligned pair's JSON object carries its signature (:func:`signature_of`; text lines do not)."""
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
             if alignment is None or source is None or target is None:  # all None or none
                 out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
                           if args.format == "json" else "\n")
             elif args.format == "json":
-                record = alignment_record(pair, source, target, alignment, signature)
+                record = alignment_record(pair, source, target, alignment, signature_of(args, pair))
                 out.write(json_text(record) + "\n")
             else:
                 out.write(alignment.to_pharaoh() + "\n")
@@ -271,7 +301,7 @@ def use_colour(output: str) -> bool:
 
 def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
     """pretty: per pair a heading, the sentences and the links as word pairs, a blank line
-    between; the settings' signature last."""
+    between; the settings' signature last (one per signature, with its lines, where pairs sign apart)."""
     from ..viz import AlignmentView, not_aligned, pretty
 
     colour = use_colour(args.output)
@@ -283,7 +313,8 @@ def write_pretty(args: argparse.Namespace, results: Sequence[Result]) -> None:
             view = AlignmentView(source.tokens, target.tokens, alignment)
             views.append(pretty(view, heading=heading(pair), colour=colour))
     with open_out(args.output) as out:
-        out.write("\n".join([*views, f"signature: {args.signature}\n"]))
+        signed = [f"signature: {sig}" + (f" ({scope})" if scope else "") for sig, scope in page_signatures(args, results)]
+        out.write("\n".join([*views, *signed]) + "\n")
 
 
 def numbered(path: str, n: int) -> str:
@@ -307,11 +338,12 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
         picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
                        title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
         with open_out(target_path) as out:
-            out.write(svg_file(with_description(picture, f"signature: {args.signature}")))
+            out.write(svg_file(with_description(picture, f"signature: {signature_of(args, pair)}")))
 
 
 def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
-    """html: one self-contained page, the settings' signature under its title, a section per input pair."""
+    """html: one self-contained page, the settings' signature under its title (one per signature,
+    with its lines, where pairs sign apart: :func:`page_signatures`), a section per input pair."""
     from ..viz import AlignmentView, alignment_section, error_section, page, signature_note
 
     sections = []
@@ -324,7 +356,7 @@ def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
             sections.append(alignment_section(heading(pair), view, ident=ident))
     with open_out(args.output) as out:
         out.write(page(f"paralign align: {counted(len(results), 'pair')}", sections,
-                       intro=[signature_note(args.signature)]))
+                       intro=[signature_note(sig, scope) for sig, scope in page_signatures(args, results)]))
 
 
 WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "svg": write_svg,

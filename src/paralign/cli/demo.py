@@ -82,7 +82,7 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
     scores = score_alignments([p.alignment for p in gold], system, "sure", source=str(gold_path),
                               positions=positions, skipped=skipped)
     # the aligner's, as evaluate-aligner signs the same scores (the scores' own named the gold only)
-    signature = alignment_signature(aligner, **gold_parts(gold_path, "sure", None))
+    signature = alignment_signature(aligner, given_tokens=True, **gold_parts(gold_path, "sure", None))
     result = {"pairs": pairs, "scores": {**scores.to_dict(), "signature": signature}}
     return result, list(pair_results(gold, system, scores)), signature
 

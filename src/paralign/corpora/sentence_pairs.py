@@ -41,6 +41,10 @@ class InputPair:
     id: str | None = None
     error: str | None = None
     origin: str | None = None  #: the file the error is in, when pairs come from two files
+    #: both sides are the input's own tokens (JSON token lists, or text split on white space by
+    #: ``tokenized``), not spaCy's: ``align`` signs the pair ``tok:none``. False for a gold
+    #: record's, which are always on its tokens and sign as a gold file's do (no ``tok``)
+    own_tokens: bool = False
 
 
 #: The longest sentence (characters) a pair may have: the parser needs about 1 GB of memory per
@@ -66,7 +70,7 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
     if long:
         return InputPair(number, None, None, pair_id, error=f"{' and '.join(long)} sentence too long "
                          f"(more than {MAX_SENTENCE_CHARS} characters)")
-    return InputPair(number, src, tgt, pair_id)
+    return InputPair(number, src, tgt, pair_id, own_tokens=isinstance(src, list) and isinstance(tgt, list))
 
 
 def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
@@ -165,8 +169,9 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
             return InputPair(number, None, None, error=f"{key!r} must be a string or a list of strings: its token "
                              f"{bad + 1} is {kind}")
     pair_id = obj.get("id")
-    tokenized = tokenized or any(key in obj for key in GOLD_LINK_KEYS)
-    return _pair(number, obj[keys[0]], obj[keys[1]], tokenized, None if pair_id is None else str(pair_id))
+    gold = any(key in obj for key in GOLD_LINK_KEYS)
+    pair = _pair(number, obj[keys[0]], obj[keys[1]], tokenized or gold, None if pair_id is None else str(pair_id))
+    return replace(pair, own_tokens=False) if gold else pair  # on the gold's tokens, as a gold file's
 
 
 def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
@@ -197,7 +202,8 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
             yield InputPair(number, None, None, error="empty line",
                             origin=source_name if not src.strip() else target_name)
             continue
-        yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized))
+        yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized),
+                        own_tokens=tokenized)
     if next(tgt_iter, None) is not None:
         raise MismatchError(f"{source_name} has {counted(number, 'line')} but {target_name} has "
                             f"{_lines_to_end(tgt_iter, number + 1)}")

@@ -263,7 +263,7 @@ class MetaEvaluation:
     #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
     #: when the segment level was measured)
     unjudged: tuple[str, ...] = ()
-    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``bs``, ``seed``:
+    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``text``, ``bs``, ``seed``:
     #: :func:`.meta_signature.meta_signature`); `signatures` are the metrics'
     signature: str = ""
 

@@ -11,6 +11,11 @@ intervals. :func:`meta_signature` gives those, in the parts' vocabulary of the o
   digits of SHA-256 over what the level reads of them (:func:`human_hash`), so that two copies of
   the judgments sign alike, and other judgments (another WMT release, a corrected segment map)
   apart;
+* ``text``: a hash of the texts the metrics scored, the references of ``refs`` and every
+  correlated system's output (:func:`text_hash`): ``refs`` and the systems name files, and a
+  ``--wmt`` folder with other text under the same names (another release, a re-tokenised copy,
+  a corrected reference) gave other figures under the same signature. Cheap: about 10 ms over
+  the 21 files of WMT21 de-en, against 0.2 s to read them and seconds to score them;
 * ``bs``, ``seed``: the bootstrap's resamples and seed, as ``--confidence`` signs them.
 
 Not for: the metrics' signatures (:func:`paralign.metrics.correlation.signatures_of`).
@@ -18,6 +23,7 @@ Not for: the metrics' signatures (:func:`paralign.metrics.correlation.signatures
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -42,8 +48,23 @@ def human_hash(data: WMTPair, level: str) -> str:
     return short_hash("\n".join(rows).encode("utf-8"))
 
 
+def text_hash(data: WMTPair, refs: Sequence[str]) -> str:
+    """8 hex digits of SHA-256 over the segments scored: each reference set of `refs` and each
+    correlated system's output (`data.systems`: not those left out), one row per file, its kind,
+    label or system name and a SHA-256 of its segments as read (a byte-order mark, CRLF line
+    ends: :func:`paralign.corpora.wmt.iter_lines`), the rows sorted, so the files' order does not
+    change it, and one segment changed anywhere does."""
+    def digest(segments: Sequence[str]) -> str:
+        return hashlib.sha256("\n".join(segments).encode("utf-8")).hexdigest()
+
+    rows = [f"ref\t{label}\t{digest(lines)}" for label, lines in zip(refs, data.reference_streams(refs), strict=True)]
+    rows += [f"system\t{name}\t{digest(lines)}" for name, lines in data.systems.items()]
+    return short_hash("\n".join(sorted(rows)).encode("utf-8"))
+
+
 def meta_signature(data: WMTPair, refs: Sequence[str], level: str, n_resamples: int, seed: int) -> str:
-    """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|bs:1000|seed:12345|version:X``: the
-    settings and data behind a meta-evaluation's figures (see the module docstring)."""
+    """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|text:5e6f7a8b|bs:1000|seed:12345|version:X``:
+    the settings and data behind a meta-evaluation's figures (see the module docstring)."""
     return join_signature({"pair": data.pair, "refs": "+".join(refs), "level": level,
-                           "human": f"da#{human_hash(data, level)}", "bs": n_resamples, "seed": seed})
+                           "human": f"da#{human_hash(data, level)}", "text": text_hash(data, refs),
+                           "bs": n_resamples, "seed": seed})

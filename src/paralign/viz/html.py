@@ -54,10 +54,11 @@ class Section:
     attrs: tuple[tuple[str, str], ...] = ()
 
 
-def signature_note(signature: str) -> Element:
+def signature_note(signature: str, scope: str = "") -> Element:
     """The paragraph that shows a result's settings signature, ``signature: <code>...</code>``
-    (pages put it under their title)."""
-    return el("p", "signature: ", el("code", signature), class_="note")
+    (pages put it under their title), with what it signs (`scope`: ``lines 1, 3``) in brackets
+    after it where a page's items sign apart."""
+    return el("p", "signature: ", el("code", signature), *([f" ({scope})"] if scope else []), class_="note")
 
 
 def figure(picture: Element) -> Element:

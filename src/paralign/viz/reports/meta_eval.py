@@ -151,7 +151,7 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
                                     f"{counted(len(result.systems), 'system')}, "
                                     f"{counted(result.n_resamples, 'bootstrap resample')} (seed {result.seed}); intervals are 95% percentile "
                                     "intervals", class_="note")]
-    if result.signature:  # the meta-evaluation's own (pair, refs, level, human scores, bs, seed)
+    if result.signature:  # the meta-evaluation's own (pair, refs, level, human scores, texts, bs, seed)
         intro.insert(0, signature_note(result.signature))
     for name, signature in result.signatures.items():
         intro.append(el("p", f"{name}: ", el("code", signature), class_="note"))
