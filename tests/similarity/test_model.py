@@ -351,9 +351,9 @@ def test_a_model_whose_neural_part_cannot_run_is_refused_naming_it_before_any_pa
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text("A dog sleeps.\tA dog sleeps.\n", encoding="utf-8")
     from paralign.cli import main
-    from paralign.cli import similarity as command
+    from paralign.similarity import rows  # where the command's rows are scored
 
-    monkeypatch.setattr(command, "similarity_many", lambda *a, **k: pytest.fail("a pair was scored first"))
+    monkeypatch.setattr(rows, "similarity_many", lambda *a, **k: pytest.fail("a pair was scored first"))
     assert main(["similarity", "--model", str(path), "--pairs", str(pairs)]) == 2  # a missing extra: exit 2
     err = capsys.readouterr().err
     assert err.startswith(f"paralign similarity: error: the model in {path}") and err.count("\n") == 1
