@@ -27,7 +27,7 @@ def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypat
         "\ufeffA man plays a guitar.\tA man plays a guitar.\n"
         "only one sentence\n"
         "Cats sleep.\tDogs bark loudly.\n"
-        "a\tb\tc\n",
+        "a\tb\tc\td\n",  # (3 fields are id, s1, s2, as align reads them)
         encoding="utf-8",
     )
     assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact"]) == 0
@@ -725,6 +725,23 @@ def test_similarity_and_align_decide_each_line_alike(tmp_path, capsys, first):
     for number, kind in bad.items():
         message = f"{path}:{number}: expected an object with 'source' and 'target', {kind}"
         assert message in err and message in aligned.err
+
+
+def test_similarity_lists_the_ids_of_id_s1_s2_lines_as_align_reads_them(tmp_path, capsys):
+    """`id TAB s1 TAB s2` lines (align's three fields) were bad lines ('3 fields, expected 2'),
+    or with ids 1 ... N read as SemEval STS, the ids dropped as gold scores; now scored, the ids
+    under "ids" as a JSONL record's are, and the same lines as JSONL give the same answer."""
+    pairs = [("A cat sat on the mat.", "A cat is on the mat."), ("He left early.", "She stayed home.")]
+    for ids in (["p0", "p1"], ["7", "8"]):
+        tsv = tmp_path / "ids.tsv"
+        tsv.write_text("".join(f"{i}\t{a}\t{b}\n" for i, (a, b) in zip(ids, pairs, strict=True)), encoding="utf-8")
+        result, err = run_json(capsys, ["similarity", "--pairs", str(tsv), "--aligner", "exact"])
+        jsonl = tmp_path / "ids.jsonl"
+        jsonl.write_text("".join(json.dumps({"id": i, "source": a, "target": b}) + "\n"
+                                 for i, (a, b) in zip(ids, pairs, strict=True)), encoding="utf-8")
+        expected, _ = run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])
+        assert result["ids"] == ids and err == ""
+        assert result["scores"] == expected["scores"] and None not in result["scores"]
 
 
 def test_similarity_reads_jsonl_and_two_line_aligned_files_as_align_does(tmp_path, capsys, monkeypatch):

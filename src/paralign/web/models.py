@@ -179,7 +179,7 @@ class BatchRequest(Request):
     reason); so is a sentence over ``sentence_chars`` characters, which this server does not
     score (the command line does)."""
 
-    pairs: str = Field(min_length=1, description="the pairs, one a line: TSV `s1 TAB s2` (or an STS, STS Benchmark "
+    pairs: str = Field(min_length=1, description="the pairs, one a line: TSV `s1 TAB s2`, `id TAB s1 TAB s2` (or an STS, STS Benchmark "
                        "or MSRP file), a CSV or TSV table whose header names sentence1 and sentence2 columns, or JSONL "
                        "lines {\"source\", \"target\"} or {\"sentence1\", \"sentence2\"} with an optional \"id\": as "
                        "`paralign similarity --pairs` reads a file")
