@@ -53,6 +53,7 @@ from ._common import (
 from ._options import (
     add_encoder_options,
     add_similarity_options,
+    check_aligner_preset,
     check_encoder_options,
     cluster_runner,
     encoder_device,
@@ -212,6 +213,7 @@ def _scorer(args: argparse.Namespace) -> tuple[TrainedClassifier | None, object,
 
 
 def run(args: argparse.Namespace) -> int:
+    check_aligner_preset(args)
     _check_inputs(args)
     trained, saved_signature, signal, aligner = _scorer(args)
     notes: list[str] = []
