@@ -27,7 +27,7 @@ def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypat
         "\ufeffA man plays a guitar.\tA man plays a guitar.\n"
         "only one sentence\n"
         "Cats sleep.\tDogs bark loudly.\n"
-        "a\tb\tc\n",
+        "a\tb\tc\td\n",  # (3 fields are id, s1, s2, as align reads them)
         encoding="utf-8",
     )
     assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact"]) == 0
@@ -152,6 +152,25 @@ def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
     assert lib["signal"] == "idf" and lib["test_pairs"] == 60 and lib["classifier"] == "signal"
     assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]) == 0
     assert "accuracy" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("inputs", [["similarity", "--pairs", "missing.tsv"], ["evaluate-sts", "--data", "missing.tsv"],
+                                    ["evaluate-paraphrase", "--train", "missing.tsv", "--test", "missing.tsv"]])
+def test_a_preset_the_aligner_has_not_is_a_usage_error_naming_both(inputs, capsys):
+    """`--aligner exact --preset paper` (or `--aligner contextual --preset paper`) scored with the
+    exact (contextual) aligner and said nothing, in the similarity commands, while align refused
+    it: a usage error naming both now, before any input is read (the files here do not exist),
+    the one check of the web API's "aligner" and "preset" too (registry.preset_clash). A preset
+    typed with exact is refused even when it is the command's own (evaluate-paraphrase's
+    paraphrase, or default), as align refuses --preset default with it; none typed is none."""
+    for aligner, preset in (("exact", "paper"), ("exact", "default"), ("exact", "paraphrase"),
+                            ("contextual", "paraphrase"), ("contextual", "default")):
+        assert main([*inputs, "--aligner", aligner, "--preset", preset]) == 2
+        err = capsys.readouterr().err
+        assert f"--aligner {aligner}" in err and f"--preset {preset}" in err and "missing" not in err, err
+    for options in (["--aligner", "exact"], ["--aligner", "contextual", "--preset", "contextual"], ["--preset", "paper"]):
+        assert main([*inputs, *options]) == 2  # no clash: on to the input, which is missing
+        assert "missing.tsv" in capsys.readouterr().err
 
 
 @pytest.mark.data
@@ -725,6 +744,23 @@ def test_similarity_and_align_decide_each_line_alike(tmp_path, capsys, first):
     for number, kind in bad.items():
         message = f"{path}:{number}: expected an object with 'source' and 'target', {kind}"
         assert message in err and message in aligned.err
+
+
+def test_similarity_lists_the_ids_of_id_s1_s2_lines_as_align_reads_them(tmp_path, capsys):
+    """`id TAB s1 TAB s2` lines (align's three fields) were bad lines ('3 fields, expected 2'),
+    or with ids 1 ... N read as SemEval STS, the ids dropped as gold scores; now scored, the ids
+    under "ids" as a JSONL record's are, and the same lines as JSONL give the same answer."""
+    pairs = [("A cat sat on the mat.", "A cat is on the mat."), ("He left early.", "She stayed home.")]
+    for ids in (["p0", "p1"], ["7", "8"]):
+        tsv = tmp_path / "ids.tsv"
+        tsv.write_text("".join(f"{i}\t{a}\t{b}\n" for i, (a, b) in zip(ids, pairs, strict=True)), encoding="utf-8")
+        result, err = run_json(capsys, ["similarity", "--pairs", str(tsv), "--aligner", "exact"])
+        jsonl = tmp_path / "ids.jsonl"
+        jsonl.write_text("".join(json.dumps({"id": i, "source": a, "target": b}) + "\n"
+                                 for i, (a, b) in zip(ids, pairs, strict=True)), encoding="utf-8")
+        expected, _ = run_json(capsys, ["similarity", "--pairs", str(jsonl), "--aligner", "exact"])
+        assert result["ids"] == ids and err == ""
+        assert result["scores"] == expected["scores"] and None not in result["scores"]
 
 
 def test_similarity_reads_jsonl_and_two_line_aligned_files_as_align_does(tmp_path, capsys, monkeypatch):

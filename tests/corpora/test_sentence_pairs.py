@@ -255,10 +255,44 @@ def test_a_gold_score_after_the_two_sentences_is_not_aligned_as_the_target() -> 
 def test_similarity_says_how_a_gold_score_after_the_sentences_is_read() -> None:
     """`s1 TAB s2 TAB score` lines were '3 fields, expected 2 TAB-separated sentences', nothing
     said that a header line naming the columns makes the file readable."""
-    assert list(read_sentence_pairs(["A cat.\tA dog.\t4.2\n", "A cat.\tA dog.\tx\n"])) == [
+    assert list(read_sentence_pairs(["A cat.\tA dog.\t4.2\n", "A cat.\tA dog.\tx\n", "a\tb\tc\td\n"])) == [
         (1, "3 fields, expected 2 TAB-separated sentences (a gold score after them? a first line naming the "
             "columns sentence1, sentence2 and score makes the file readable)"),
-        (2, "3 fields, expected 2 TAB-separated sentences")]
+        (2, ("A dog.", "x")),  # id, s1, s2, as align reads three fields
+        (3, "4 fields, expected 2 TAB-separated sentences")]
+
+
+def test_similarity_reads_id_s1_s2_lines_as_align_does() -> None:
+    """`id TAB s1 TAB s2` lines, which `align` reads, were '3 fields, expected 2' bad lines in
+    `similarity` (a word id), or an STS file whose ids were dropped as gold scores (numeric ids);
+    the id is now the row's (listed under "ids"), and `align` reads the same sentences and id."""
+    from paralign.corpora.sentence_pairs import parse_tsv_line, read_pair_rows
+
+    for ids in (["p1", "p2", "p3"], [str(k) for k in range(1, 1001)], ["0", "7", "12"], ["42"]):
+        lines = [f"{i}\tA cat sat {i}.\tA cat is sitting.\n" for i in ids]
+        layout: list[str] = []
+        rows = list(read_pair_rows(lines, layout=layout))
+        assert layout == ["pairs"], ids[:3]
+        assert rows == [(n, (f"A cat sat {i}.", "A cat is sitting."), i) for n, i in enumerate(ids, 1)]
+        aligned = [parse_tsv_line(line, n, tokenized=False) for n, line in enumerate(lines, 1)]
+        assert [(p.source, p.target, p.id) for p in aligned] == [(*row[1], row[2]) for row in rows]
+
+
+def test_a_numeric_first_field_is_a_gold_score_when_every_one_could_be() -> None:
+    """The ambiguous case, decided on the file's first 50 lines: first fields that are scores
+    (3.8, 4.000, empty, whole numbers within 0-5) make SemEval STS, its scores dropped and no ids,
+    as before; whole numbers one of which is above 5 are ids; one score written 3.8 keeps a file
+    STS whatever else it holds."""
+    from paralign.corpora.sentence_pairs import detect_layout, numbered
+
+    sts = ["3.8\tA b.\tC d.\n", "4.000\tE f.\tG h.\n", "\tI j.\tK l.\n", "5\tM n.\tO p.\n", "0\tQ.\tR.\n"]
+    assert detect_layout(sts) == "sts"
+    assert [row for _, row, _ in sentence_pair_rows(sts)[1]] == [
+        ("A b.", "C d."), ("E f.", "G h."), ("I j.", "K l."), ("M n.", "O p."), ("Q.", "R.")]
+    assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 6)]) == "sts"  # ids 1-5: scores, as before
+    assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 7)]) == "pairs"
+    assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 7)] + ["3.8\tA b.\tC d.\n"]) == "sts"
+    assert not numbered([["9", "a"], ["12", "a", "b", "c"]]) and not numbered([["\u0662\u0663", "a", "b"]])
 
 
 def test_sentence_pair_rows_give_the_layout_and_a_tables_ids() -> None:

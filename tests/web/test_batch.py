@@ -162,6 +162,18 @@ def test_the_page_shows_a_row_per_line_the_bad_line_and_escapes_every_text(clien
     assert downloads["json"] == (tmp_path / "out.json").read_text(encoding="utf-8")  # byte for byte
 
 
+def test_the_page_shows_a_command_the_command_line_takes(client, capsys) -> None:
+    """The page shows the command that gives its answer: with the exact aligner it was
+    `--aligner exact --preset default` (its form sends the preset with every aligner), which the
+    command line refuses (a preset with the exact aligner); no --preset now. A preset the
+    aligner has not is refused on the page too, naming both fields."""
+    page = _post_page(client, pairs="A cat.\tA cat.\n", aligner="exact", preset="default", signal="sultan2015")
+    command = html.unescape(re.search(r"the scores of <code>([^<]*)</code>", page.text).group(1))
+    assert page.status_code == 200 and command.endswith("--aligner exact") and "--preset" not in command
+    refused = _post_page(client, pairs="A cat.\tA cat.\n", aligner="exact", preset="paper", signal="sultan2015")
+    assert refused.status_code == 422 and '"aligner": "exact"' in html.unescape(refused.text)
+
+
 def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> None:
     form = small.get("/similarity/batch").text
     assert "At most 6 rows a request" in form and "every other request waits" in form

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, cast
 
@@ -168,3 +169,25 @@ def _preset_of(aligner: object) -> str | None:
 
 
 ALIGNER_NAMES = ("sultan", "contextual", "exact")
+
+
+def command_option(name: str, value: str | None = None) -> str:
+    """How the command line names an option, with its value: ``--preset paraphrase``."""
+    return f"--{name}" if value is None else f"--{name} {value}"
+
+
+def preset_clash(aligner: str, preset: str | None,
+                 option: Callable[[str, str | None], str] = command_option) -> str | None:
+    """Why a `preset` asked for (None: none asked) cannot go with the aligner named `aligner`, or
+    None when it can: the exact-match aligner has no presets, and the contextual aligner is the
+    sultan aligner's ``contextual`` preset, so another preset contradicts it. Given with either,
+    a preset was ignored without a word; this is the one check of every command's ``--aligner``
+    and ``--preset`` and of the web API's ``"aligner"`` and ``"preset"`` (`option(name, value)`
+    names them, the command line's way by default)."""
+    if preset is None or aligner == "sultan" or (aligner == "contextual" and preset == "contextual"):
+        return None
+    if aligner == "exact":
+        return (f"{option('aligner', 'exact')} takes no preset ({option('preset', preset)}): the exact-match "
+                f"baseline links identical words only; leave {option('preset', None)} out")
+    return (f"{option('aligner', 'contextual')} is {option('preset', 'contextual')} (the contextual aligner), "
+            f"not {option('preset', preset)}: give one of them")

@@ -19,7 +19,7 @@ from contextlib import AbstractContextManager, ExitStack
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..aligners.exact import ExactAligner
-from ..aligners.registry import ALIGNER_NAMES, get_aligner
+from ..aligners.registry import ALIGNER_NAMES, get_aligner, preset_clash
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..aligners.sultan.options import NEURAL_PRESETS
 from ..alignment import AlignFunction
@@ -49,17 +49,18 @@ if TYPE_CHECKING:  # pragma: no cover
 ALIGNER_DEFAULTS = AlignerConfig()
 
 
-def add_preset_option(container: argparse._ActionsContainer, default: str | None = "default") -> None:
+def add_preset_option(container: argparse._ActionsContainer, default: str | None = "default",
+                      shown: str | None = None) -> None:
     """--preset: a named option set of the Sultan aligner (shared with the similarity commands).
-    `default` None: not typed (the `default` preset), so that a preset given where none applies
-    (``align --aligner exact``) can be refused."""
+    `default` None: not typed (the `default` preset, or `shown`, the command's own), so that a
+    preset given where none applies (``align --aligner exact``) can be refused."""
     container.add_argument(
         "--preset", choices=list(PRESETS), default=default,
         help="option set of the sultan aligner: default, paper (the published method only), "
         "paraphrase (chosen on paraphrase alignments: context links, unique stop words) or "
         "contextual (the most accurate: contextual evidence from a neural encoder and a "
         "confidence per link; needs pip install 'paralign[neural]'; --aligner contextual is "
-        f"the same) (default: {default or 'default'})",
+        f"the same) (default: {default or shown or 'default'})",
     )
 
 
@@ -264,10 +265,18 @@ def sultan_preset(args: argparse.Namespace) -> str:
     preset = getattr(args, "preset", None)
     if getattr(args, "aligner", "sultan") != "contextual":
         return preset or "default"
-    if preset not in (None, "contextual"):
-        raise ConfigurationError(f"--aligner contextual is --preset contextual (the contextual aligner), not "
-                                 f"--preset {preset}: give one of them")
+    check_aligner_preset(args)
     return "contextual"
+
+
+def check_aligner_preset(args: argparse.Namespace) -> None:
+    """A --preset typed (not the command's default) with ``--aligner exact``, or another than
+    contextual with ``--aligner contextual``, is a usage error naming both
+    (:func:`~paralign.aligners.registry.preset_clash`, the web API's check too): the similarity
+    commands ignored it without a word."""
+    clash = preset_clash(getattr(args, "aligner", "sultan"), getattr(args, "preset", None))
+    if clash is not None:
+        raise ConfigurationError(clash)
 
 
 def loaded_aligner(args: argparse.Namespace) -> Aligner | ContextualAligner | ExactAligner:
@@ -322,11 +331,14 @@ def add_similarity_options(
     """--signal, --aligner, --preset, --workers (and --idf-from): shared by the similarity commands.
 
     --signal defaults to None (the command's default signal): evaluate-paraphrase must tell
-    an explicit signal from none.
+    an explicit signal from none. --preset does too (`preset`, the command's default, is
+    ``command_preset``: :func:`aligner_preset`), so that one typed with ``--aligner exact`` is
+    refused (:func:`check_aligner_preset`).
     """
     parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
     add_aligner_choice(parser)
-    add_preset_option(parser, preset)
+    add_preset_option(parser, None, shown=preset)
+    parser.set_defaults(command_preset=preset)
     parser.add_argument("--workers", type=positive_int, default=1,
                         help="Dask worker processes (default: %(default)s: in this process)")
     add_scheduler_option(parser)
@@ -341,8 +353,12 @@ def add_similarity_options(
 
 
 def aligner_preset(args: argparse.Namespace) -> str:
-    """The --preset to use: presets belong to the sultan aligner, so `--aligner exact` ignores it."""
-    return args.preset if args.aligner == "sultan" else "default"
+    """The --preset to use (the command's own when none is typed): presets belong to the sultan
+    aligner, so with another aligner none is, and one typed is refused (:func:`check_aligner_preset`)."""
+    check_aligner_preset(args)
+    if args.aligner != "sultan":
+        return "default"
+    return str(getattr(args, "preset", None) or getattr(args, "command_preset", "default"))
 
 
 def similarity_aligner(args: argparse.Namespace) -> AlignFunction:

@@ -36,6 +36,7 @@ from ._options import (
     add_encoder_options,
     add_similarity_options,
     aligns_with_encoder,
+    check_aligner_preset,
     check_encoder_options,
     encoder_device,
     evaluate_inputs,
@@ -223,6 +224,7 @@ def uses_encoder(args: argparse.Namespace) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_aligner_preset(args)
     check_encoder_options(args, uses_encoder(args), ENCODER_USERS)
     result, _ = evaluate_inputs(
         args,

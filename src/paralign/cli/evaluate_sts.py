@@ -14,6 +14,7 @@ from ._options import (
     add_similarity_options,
     aligns_with_encoder,
     bootstrap_signature,
+    check_aligner_preset,
     check_bootstrap_options,
     check_encoder_options,
     encoder_device,
@@ -110,6 +111,7 @@ def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    check_aligner_preset(args)
     check_bootstrap_options(args)
     check_encoder_options(args, args.signal in NEURAL_SIGNAL_NAMES or aligns_with_encoder(args), ENCODER_USERS)
     reports: list[StsReport] = []

@@ -53,6 +53,7 @@ from ._common import (
 from ._options import (
     add_encoder_options,
     add_similarity_options,
+    check_aligner_preset,
     check_encoder_options,
     cluster_runner,
     encoder_device,
@@ -81,7 +82,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
     parser.add_argument("--pairs", default=None,
-                        help="sentence pairs: TSV (s1 TAB s2, or an STS, STS Benchmark or MSRP file), a CSV or TSV "
+                        help="sentence pairs: TSV (s1 TAB s2, id TAB s1 TAB s2 as align reads it, or an STS, STS "
+                        "Benchmark or MSRP file: a numeric first field is a gold score unless every one is a whole number, one over 5), a CSV or TSV "
                         "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
                         "field may hold commas and line breaks; an id column is listed under \"ids\" in the JSON "
                         "output), or JSONL "
@@ -211,6 +213,7 @@ def _scorer(args: argparse.Namespace) -> tuple[TrainedClassifier | None, object,
 
 
 def run(args: argparse.Namespace) -> int:
+    check_aligner_preset(args)
     _check_inputs(args)
     trained, saved_signature, signal, aligner = _scorer(args)
     notes: list[str] = []

@@ -21,6 +21,7 @@ from ..alignment import is_blank
 from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
 from ..textio import float_field, open_text, strip_bom, without_bom
 from .sts import (
+    SCORE_RANGE,
     TABLE_SENTENCES,
     format_of_rows,
     is_msrp_header,
@@ -288,7 +289,7 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
     """Yield (line number, (s1, s2)) for each pair, or (line number, reason) for bad rows.
 
     The layout is decided on the first `sample_lines` lines (:func:`detect_layout`): `s1 TAB s2`
-    lines, or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
+    lines (or `id TAB s1 TAB s2`, as ``align`` reads three fields; numeric ids as :func:`numbered` tells them), or the files `evaluate-sts` and `evaluate-paraphrase` read (SemEval STS `score TAB s1
     TAB s2`, the STS Benchmark, MSRP with or without its header line, which is not a pair and
     yields nothing, a CSV or TSV table whose header, which yields nothing either, names
     ``sentence1`` and ``sentence2`` columns: one pair a record, numbered by its first line);
@@ -334,6 +335,10 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
         if layout == "pairs":
+            pair_id = _pair_id(fields)
+            if pair_id is not None:  # `id TAB s1 TAB s2`, as align reads it
+                yield number, _sentences(fields[1], fields[2]), pair_id or None
+                continue
             if len(fields) != 2:
                 yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{_hint(fields)}", None
                 continue
@@ -356,6 +361,13 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         yield number, _sentences(fields[0], fields[1]), None
 
 
+def _pair_id(fields: list[str]) -> str | None:
+    """The id of an `id TAB s1 TAB s2` row ('' for an empty one), as :func:`parse_tsv_line` reads
+    three fields for `align`; None for another row, such as one whose third field is a number
+    (a gold score after the sentences: reported, as `align` reports it)."""
+    return fields[0].strip() if len(fields) == 3 and not _is_number(fields[2]) else None
+
+
 def _hint(fields: list[str]) -> str:
     """How a user's own line of pairs that is no `s1 TAB s2` line is made readable: a CSV line,
     or a gold score after the sentences, by a first line naming the columns (the table layout)."""
@@ -376,8 +388,8 @@ def detect_layout(sample: Sequence[str]) -> str:
     """``table`` (a first line naming ``sentence1`` and ``sentence2`` columns: a CSV or TSV with
     a header, :func:`.sts.table_header`), ``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
     none, and two numeric ids before the sentences, as ``load_msrp`` reads a file without its
-    header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one)
-    or ``pairs`` (anything else), from a file's first lines. An MSRP file without its header was taken for SemEval
+    header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one,
+    but for numeric ids: :func:`numbered`) or ``pairs`` (anything else: `s1 TAB s2`, `id TAB s1 TAB s2`), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
     lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
     if lines and table_header(lines[0]) is not None:
@@ -387,9 +399,23 @@ def detect_layout(sample: Sequence[str]) -> str:
     rows = [line.split("\t") for line in lines if line.strip()]
     if most_rows_msrp(rows):
         return "msrp"
-    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows):
+    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows) and not numbered(rows):
         return "sts"
     return "pairs"
+
+
+def numbered(rows: Sequence[list[str]]) -> bool:
+    """Whether a file's three-field rows (sampled: `rows`, split on TABs) are `id TAB s1 TAB s2`
+    with numeric ids rather than SemEval STS `score TAB s1 TAB s2`: every first field a whole
+    number (digits) and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are. Ids
+    that stay within 0-5 (a file of up to six pairs) read as scores; a header line (``id TAB
+    sentence1 TAB sentence2``, the ``table`` layout) names them ids for sure. A score file
+    writes 3.8 or 4.000, or an empty field, which no id here is. ``similarity`` decides this for
+    a whole file because its first field may be a score; ``align``, which reads no scores and
+    answers line by line, reads every three-field line's first field as its id."""
+    firsts = [fields[0].strip() for fields in rows if len(fields) == 3]
+    return bool(firsts) and all(first.isascii() and first.isdigit() for first in firsts) \
+        and any(int(first) > SCORE_RANGE[1] for first in firsts)
 
 
 def sentences_from_file(path: str | Path) -> list[str]:

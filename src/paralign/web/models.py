@@ -15,10 +15,19 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, Strict
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    Field,
+    Strict,
+    model_validator,
+)
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
+from ..aligners.registry import preset_clash
 from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
@@ -150,15 +159,47 @@ class Request(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class PairRequest(Request):
+def body_field(name: str, value: str | None = None) -> str:
+    """How an answer names a field of a request body, with its value: ``"preset": "paper"``."""
+    return f'"{name}"' if value is None else f'"{name}": "{value}"'
+
+
+def _presets_of_aligners() -> dict[str, Any]:
+    """The JSON schema's rule of :class:`AlignerRequest`: the presets each aligner but sultan takes."""
+    return {"allOf": [{"if": {"properties": {"aligner": {"const": aligner}}, "required": ["aligner"]},
+                       "then": {"properties": {"preset": {"enum": presets}}}}
+                      for aligner, presets in (("exact", ["default"]), ("contextual", ["default", "contextual"]))]}
+
+
+class AlignerRequest(Request):
+    """A request naming an aligner and a preset (the `aligner` and `preset` fields of its
+    subclasses): a preset other than ``default`` (the field's default, which the pages' forms
+    send with every aligner) with ``"aligner": "exact"``, or other than ``contextual`` with
+    ``"aligner": "contextual"``, is refused (422) naming both fields, as the commands refuse
+    ``--aligner exact --preset paper`` (:func:`~paralign.aligners.registry.preset_clash`):
+    it was ignored without a word. The schema says so (``if``/``then``), for clients and the
+    fuzzing test, which sends only what the schema admits as valid."""
+
+    model_config = ConfigDict(json_schema_extra=_presets_of_aligners())
+
+    @model_validator(mode="after")
+    def _preset_for_the_aligner(self) -> AlignerRequest:
+        preset = getattr(self, "preset", "default")
+        clash = preset_clash(getattr(self, "aligner", "sultan"), None if preset == "default" else preset, body_field)
+        if clash is not None:
+            raise ValueError(clash)
+        return self
+
+
+class PairRequest(AlignerRequest):
     """Two sentences, each of at most ``sentence_tokens`` tokens once tokenised (see /api/info)."""
 
     source: Sentence
     target: Sentence
     aligner: AlignerName = Field("sultan", description="word aligner")
     preset: Preset = Field("default", description="option set of the sultan aligner (exact and contextual have "
-                         "none: the contextual aligner is the sultan aligner with the contextual preset, whatever "
-                         "the preset asked)")
+                         "none: another preset than default with exact, or than contextual with contextual, is "
+                         "refused, 422, as the command line refuses it)")
 
 
 class AlignRequest(PairRequest):
@@ -171,7 +212,7 @@ class SimilarityRequest(PairRequest):
     """Two sentences whose similarity every signal scores (from one alignment)."""
 
 
-class BatchRequest(Request):
+class BatchRequest(AlignerRequest):
     """Many sentence pairs at once, as the text of a file ``paralign similarity --pairs`` reads,
     scored by one signal as that command scores them (at most ``batch_pairs`` rows, in a body of
     at most ``batch_body_bytes``: see GET /api/info). The batch runs under the engine's lock:
@@ -179,7 +220,7 @@ class BatchRequest(Request):
     reason); so is a sentence over ``sentence_chars`` characters, which this server does not
     score (the command line does)."""
 
-    pairs: str = Field(min_length=1, description="the pairs, one a line: TSV `s1 TAB s2` (or an STS, STS Benchmark "
+    pairs: str = Field(min_length=1, description="the pairs, one a line: TSV `s1 TAB s2`, `id TAB s1 TAB s2` (or an STS, STS Benchmark "
                        "or MSRP file), a CSV or TSV table whose header names sentence1 and sentence2 columns, or JSONL "
                        "lines {\"source\", \"target\"} or {\"sentence1\", \"sentence2\"} with an optional \"id\": as "
                        "`paralign similarity --pairs` reads a file")
@@ -190,7 +231,8 @@ class BatchRequest(Request):
                         json_schema_extra={"enum": list(SIGNALS)})
     aligner: AlignerName = Field("sultan", description="word aligner, as `paralign similarity --aligner`")
     preset: Preset = Field("default", description="option set of the sultan aligner, as `paralign similarity "
-                           "--preset`")
+                           "--preset` (refused, 422, with the exact aligner, and another than contextual with the "
+                           "contextual aligner)")
 
 
 class ParaEvalRequest(Request):

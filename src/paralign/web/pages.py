@@ -263,8 +263,9 @@ def _batch_answer(request: Request, form: dict[str, str]) -> HTMLResponse:
                       **context)
     except ParalignError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
+    preset = [] if body.aligner != "sultan" and body.preset == "default" else ["--preset", body.preset]  # none asked
     command = shlex.join(["paralign", "similarity", "--pairs", body.name or "FILE", "--signal", body.signal,
-                          "--aligner", body.aligner, "--preset", body.preset])
+                          "--aligner", body.aligner, *preset])
     return render(request, "similarity_batch.html", form=form, answer=answer, command=command,
                   bad=[row for row in answer.rows if row.error], **context,
                   json_data=_download(json_text(answer.report, indent=2) + "\n"), tsv_data=_download(answer.text))
