@@ -326,3 +326,14 @@ def test_read_pair_rows_reads_tsv_jsonl_and_tables_with_bad_rows_in_place() -> N
     assert list(read_pair_rows(with_ids, layout=layout)) == [(2, ("A man eats.", "A man is eating."), "p1")]
     assert layout == ["table"]
     assert list(read_pair_rows(["no tab\n"], lambda line: "not UTF-8")) == [(1, "not UTF-8", None)]
+
+
+def test_sentences_of_a_file_of_numbered_or_named_pairs_leave_out_the_ids(tmp_path) -> None:
+    """`--idf-from` on `id TAB s1 TAB s2` lines (ids 1 ... N now read as ids, not STS scores):
+    the sentences, as before for numbered files, and never an id or a TAB inside a 'sentence'."""
+    numbered = tmp_path / "numbered.tsv"
+    numbered.write_text("".join(f"{n}\tSentence {n} a.\tSentence {n} b.\n" for n in range(1, 9)), encoding="utf-8")
+    assert sentences_from_file(numbered) == [f"Sentence {n} {side}." for n in range(1, 9) for side in "ab"]
+    named = tmp_path / "named.tsv"
+    named.write_text("p1\tA cat sat.\tA cat was sitting.\np2\tIt rains.\tRain falls.\n", encoding="utf-8")
+    assert sentences_from_file(named) == ["A cat sat.", "A cat was sitting.", "It rains.", "Rain falls."]

@@ -442,7 +442,10 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
         return
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
-            if line.strip():
+            fields = line.rstrip("\r\n").split("\t")
+            if _pair_id(fields) is not None:  # `id TAB s1 TAB s2`: its sentences, not its id
+                yield from (sentence.strip() for sentence in fields[1:] if sentence.strip())
+            elif line.strip():
                 yield line.strip()
 
 
