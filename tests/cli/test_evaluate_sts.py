@@ -373,6 +373,12 @@ def test_idf_statistics_fitted_on_the_sentences_scored_are_a_note(tmp_path: Path
         "the IDF statistics were fitted on sentences scored, so the figures are not held out"]
     assert main([*argv, "--idf-from", other]) == 0
     assert json.loads(capsys.readouterr().out)["notes"] == []
+    pairs = tmp_path / "pairs.tsv"  # a file of pairs, as similarity --pairs reads it
+    pairs.write_text("Stocks fell sharply.\tDogs bark.\n", encoding="utf-8")
+    assert main([*argv, "--idf-from", str(pairs)]) == 0
+    assert json.loads(capsys.readouterr().out)["notes"] == [
+        f"1 of 6 pairs of {data} has a sentence that the IDF files ({pairs}) hold (first {data}:2): "
+        "the IDF statistics were fitted on sentences scored, so the figures are not held out"]
 
 
 def test_a_long_list_of_bad_lines_is_cut_short_on_stderr(tmp_path: Path, capsys) -> None:

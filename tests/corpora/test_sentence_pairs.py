@@ -337,3 +337,6 @@ def test_sentences_of_a_file_of_numbered_or_named_pairs_leave_out_the_ids(tmp_pa
     named = tmp_path / "named.tsv"
     named.write_text("p1\tA cat sat.\tA cat was sitting.\np2\tIt rains.\tRain falls.\n", encoding="utf-8")
     assert sentences_from_file(named) == ["A cat sat.", "A cat was sitting.", "It rains.", "Rain falls."]
+    plain = tmp_path / "pairs.tsv"  # s1 TAB s2 lines: both sentences, each one a sentence of its own
+    plain.write_text("A cat sat.\tA cat was sitting.\n\nIt rains.\t\n", encoding="utf-8")
+    assert sentences_from_file(plain) == ["A cat sat.", "A cat was sitting.", "It rains."]

@@ -425,7 +425,12 @@ def sentences_from_file(path: str | Path) -> list[str]:
 
 def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterator[str]:
     """Stream the sentences of an STS, STS Benchmark or MSRP file (those of every pair
-    ``similarity --pairs`` reads in it: :func:`read_sentence_pairs`), else of a text file.
+    ``similarity --pairs`` reads in it: :func:`read_sentence_pairs`), else of a text file: a
+    line's two sentences where it is a pair (``s1 TAB s2``, ``id TAB s1 TAB s2``) in a file whose
+    sampled lines are mostly pairs, else the line (a text file's line may hold a tab).
+    (A pair's line was one sentence, TAB and both sides, so ``--idf-from pairs.tsv`` counted a
+    pair as one document and never found a scored sentence in it: no note that the IDF
+    statistics were fitted on the sentences scored.)
 
     The format is decided on the first `sample_lines` lines, so a large file (an IDF corpus) is
     read once, line by line, and never held in memory. A gold score or label plays no part: a
@@ -433,20 +438,29 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     too (they were left out without a word, as ``evaluate-sts`` leaves out such a row's pair).
     """
     with open_text(path) as handle:
-        layout = detect_layout(list(itertools.islice(handle, sample_lines)))
+        sample = list(itertools.islice(handle, sample_lines))
+    layout = detect_layout(sample)
     if layout != "pairs":  # STS, the STS Benchmark or MSRP
         with open_text(path) as handle:
             for _number, row in read_sentence_pairs(handle, sample_lines):
                 if isinstance(row, tuple):
                     yield from row
         return
+    rows = [line.rstrip("\r\n").split("\t") for line in sample if line.strip()]
+    pairs = sum(_is_pair(fields) for fields in rows) * 2 > len(rows)  # else a text file, a tab or not
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
             fields = line.rstrip("\r\n").split("\t")
-            if _pair_id(fields) is not None:  # `id TAB s1 TAB s2`: its sentences, not its id
-                yield from (sentence.strip() for sentence in fields[1:] if sentence.strip())
+            if pairs and _is_pair(fields):  # a pair's two sentences, not its id
+                yield from (sentence.strip() for sentence in fields[-2:] if sentence.strip())
             elif line.strip():
                 yield line.strip()
+
+
+def _is_pair(fields: list[str]) -> bool:
+    """Whether a line's fields are a pair as ``similarity --pairs`` reads one: ``s1 TAB s2`` or
+    ``id TAB s1 TAB s2``."""
+    return len(fields) == 2 or _pair_id(fields) is not None
 
 
 def _is_sts_benchmark(sample: Sequence[str]) -> bool:
