@@ -768,6 +768,39 @@ def test_a_scores_file_from_stdin_gives_what_the_file_gives(tmp_path, capsys, mo
     assert from_stdin["signatures"]["mine"].split("#")[1] == from_file["signatures"]["mine"].split("#")[1]
 
 
+def test_the_meta_evaluation_signature_names_each_scores_file_by_its_hash(tmp_path, capsys):
+    """Two runs with other --scores files printed the same meta-evaluation signature (only the
+    metric's own, in "signatures", named its file). Now its ``scores`` part is NAME#HASH of each
+    such metric (the hash of its sorted rows: the same scores in another order sign alike), at
+    every level; a run without --scores has none."""
+    from paralign.signature import signature_parts
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    _own_scores(root, tmp_path / "mine.tsv")
+    lines = (tmp_path / "mine.tsv").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "reordered.tsv").write_text("\n".join(lines[:1] + sorted(lines[1:])) + "\n", encoding="utf-8")
+    (tmp_path / "other.tsv").write_text("\n".join([*lines[:-1], lines[-1].rpartition("\t")[0] + "\t0.125"]) + "\n",
+                                        encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    signatures = {}
+    for level in ("system", "both"):
+        for file in ("mine", "reordered", "other"):
+            assert main([*base, "--level", level, "--scores", f"mine={tmp_path / file}.tsv"]) == 0
+            signatures[level, file] = signature_parts(json.loads(capsys.readouterr().out)["signature"])
+        mine, reordered, other = (signatures[level, f] for f in ("mine", "reordered", "other"))
+        assert list(mine) == ["pair", "refs", "level", "human", "text", "scores", "bs", "seed", "version"]
+        assert mine["scores"].startswith("mine#") and len(mine["scores"]) == len("mine#") + 8
+        assert reordered == mine
+        assert other == {**mine, "scores": other["scores"]} and other["scores"] != mine["scores"]
+    assert main([*base, "--scores", f"b={tmp_path / 'other.tsv'}", "--scores", f"a={tmp_path / 'mine.tsv'}"]) == 0
+    two = signature_parts(json.loads(capsys.readouterr().out)["signature"])["scores"]
+    assert two == f"a#{signatures['system', 'mine']['scores'][5:]}+b#{signatures['system', 'other']['scores'][5:]}"
+    assert main(base) == 0
+    assert "scores" not in signature_parts(json.loads(capsys.readouterr().out)["signature"])
+
+
 def test_a_meta_evaluation_has_a_signature_of_its_own_in_json_text_and_report(tmp_path, capsys, report_page):
     """--refs A and --refs B gave one "signatures" (each metric's: nrefs:1), and nothing named the
     pair, level, human scores, resamples or seed: a figure could not be traced to them. Now

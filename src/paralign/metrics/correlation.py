@@ -263,7 +263,7 @@ class MetaEvaluation:
     #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
     #: when the segment level was measured)
     unjudged: tuple[str, ...] = ()
-    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``text``, ``bs``, ``seed``:
+    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``text``, ``scores``, ``bs``, ``seed``:
     #: :func:`.meta_signature.meta_signature`); `signatures` are the metrics'
     signature: str = ""
 
@@ -363,7 +363,17 @@ class GivenScores:
     name: str
     scores: Mapping[str, Mapping[int, Any]]  #: system -> segment (1-based) -> `wmt.GivenScore`
     source: str  #: the file, as errors name it
-    signature: str
+    #: the first 8 hex digits of SHA-256 over the sorted rows: the same scores however the file
+    #: is written (order, CRLF, a header), other scores apart
+    digest: str
+
+    @property
+    def signature(self) -> str:
+        """``scores:FILE#HASH|system:mean``: the file's name and :attr:`digest`, and how its
+        system score is made."""
+        from pathlib import Path
+
+        return f"scores:{Path(self.source).name}#{self.digest}|system:mean"
 
     @property
     def stats_key(self) -> str:
@@ -406,17 +416,21 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     as the command line gives stdin), named `name` (default: the file's name without its
     extension), signed ``scores:FILE#HASH|system:mean`` (the first 8 hex digits of SHA-256 over
     its sorted rows, as a table is hashed: the same scores however the file is written)."""
-    import hashlib
     from pathlib import Path
 
     from ..corpora.wmt import load_metric_scores, read_metric_scores
+    from ..signature import short_hash
 
     scores = load_metric_scores(path) if lines is None else read_metric_scores(lines, path)
     rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
                   for k, given in by_line.items())
-    digest = hashlib.sha256("".join(rows).encode("utf-8")).hexdigest()[:8]
-    return GivenScores(name or Path(path).stem, scores, str(path),
-                       f"scores:{Path(path).name}#{digest}|system:mean")
+    return GivenScores(name or Path(path).stem, scores, str(path), short_hash("".join(rows).encode("utf-8")))
+
+
+def given_digests(metrics: Sequence) -> dict[str, str]:
+    """Name -> :attr:`GivenScores.digest` of each metric of `metrics` whose scores a file gives
+    (what the meta-evaluation's own signature names them by: :func:`.meta_signature.meta_signature`)."""
+    return {metric.name: metric.digest for metric in metrics if isinstance(metric, GivenScores)}
 
 
 def metric_statistics(
@@ -524,4 +538,5 @@ def meta_evaluate(
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
                           signatures_of(metrics, len(refs)), tuple(data.unscored),
                           tuple(data.missing), human, skipped=tuple(data.skipped),
-                          signature=meta_signature(data, refs, "system", n_resamples, seed))
+                          signature=meta_signature(data, refs, "system", n_resamples, seed,
+                                                   given_digests(metrics)))

@@ -41,6 +41,7 @@ from .correlation import (
     Interval,
     MetaEvaluation,
     constant_reason,
+    given_digests,
     interval,
     meta_evaluate,
     metric_statistics,
@@ -351,5 +352,5 @@ def meta_evaluate_levels(
     if level == "system":
         return result
     return replace(result, level=level, signatures=signatures_of(metrics, len(refs), level),
-                   signature=meta_signature(data, refs, level, n_resamples, seed),
+                   signature=meta_signature(data, refs, level, n_resamples, seed, given_digests(metrics)),
                    segment=segment_meta_evaluate(data, metrics, statistics, counts), unjudged=data.unjudged)
