@@ -873,3 +873,50 @@ def test_other_text_under_the_same_names_signs_apart(tmp_path, capsys):
     assert results[0]["metrics"] != results[2]["metrics"]  # other figures ...
     parts, other = (signature_parts(r["signature"]) for r in (results[0], results[2]))
     assert other == {**parts, "text": other["text"]} and other["text"] != parts["text"]  # ... signed apart
+
+
+def test_sacrebleus_spellings_of_the_bootstrap_options_are_meta_evals_hidden_from_help(tmp_path, capsys):
+    """sacrebleu's users type --paired-bs-n N, --confidence-n N, --paired-bs and --confidence (and
+    -pbsn, -cin, -pbs, -ci): each was "unrecognized arguments". meta-eval's intervals and paired
+    tests share its --resamples: either count is --resamples N; --paired-bs and --confidence ask
+    for what it always gives, and change nothing. None is in --help."""
+    base = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu,chrf", "--format", "json"]
+    assert main([*base, "--resamples", "7"]) == 0
+    seven = capsys.readouterr().out
+    assert main([*base, "--resamples", "9"]) == 0
+    assert capsys.readouterr().out != seven
+    for spelled in (["--paired-bs-n", "7"], ["-pbsn", "7"], ["--confidence-n", "7"], ["-cin", "7"],
+                    ["--paired-bs", "--confidence", "-pbs", "-ci", "--paired-bs-n", "7"],
+                    ["--confidence-n", "7", "--paired-bs-n", "7", "--resamples", "7"]):
+        assert main([*base, *spelled]) == 0, capsys.readouterr().err
+        assert capsys.readouterr().out == seven, spelled
+    assert main([*base, "--paired-bs"]) == 0  # the default count, 1000, as without it
+    assert json.loads(capsys.readouterr().out)["resamples"] == 1000
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--help"])
+    shown = capsys.readouterr().out
+    hidden = ("-ci", "-pbs", "-cin", "-pbsn", "--confidence", "--paired-bs", "--paired-ar", "-par", "--sentence-level",
+              "-sl")
+    assert not [flag for flag in hidden if f"{flag} " in shown or f"{flag}," in shown or f"[{flag}" in shown]
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    (["--resamples", "1000", "--paired-bs-n", "20"], "--resamples 1000 and --paired-bs-n 20: each sets paralign's "
+                                                     "one number of resamples (of its intervals and paired tests "
+                                                     "alike): give one, --resamples N"),
+    (["-cin", "20", "-pbsn", "30"], "--confidence-n 20 and --paired-bs-n 30: each sets"),
+    (["-sl"], "argument --sentence-level/-sl: sacrebleu's option is not paralign's: sacrebleu's prints each "
+              "segment's score; meta-eval correlates the segment scores with the segment judgments with --level "
+              "segment (or both)"),
+    (["--paired-ar"], "paralign has no approximate randomization test: its paired test is the bootstrap, always "
+                      "run (--resamples N)"),
+    (["-parn", "100"], "argument --paired-ar-n/-parn: sacrebleu's option is not paralign's"),
+])
+def test_a_sacrebleu_spelling_of_another_meaning_is_a_usage_error_naming_meta_evals_option(tmp_path, capsys, given,
+                                                                                          message):
+    """Where sacrebleu's option means something else (no AR test; --sentence-level prints segment
+    scores) or two counts differ (one would be silently dropped: sacrebleu counts the intervals'
+    and the paired test's resamples apart, meta-eval has one bootstrap), a usage error naming
+    meta-eval's option, before the data loads."""
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu", *given]) == 2
+    assert message in capsys.readouterr().err

@@ -22,7 +22,7 @@ from ..errors import (
     ResourceMissingError,
     counted,
 )
-from ..metrics import LEVELS
+from ..metrics import DEFAULT_RESAMPLES, LEVELS
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._common import (
     add_format,
@@ -47,6 +47,7 @@ from ._options import (
     table_path,
     table_specs,
 )
+from ._sacrebleu import add_spellings, use_spellings
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -98,8 +99,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
-    parser.add_argument("--resamples", type=positive_int, default=1000, metavar="N",
-                        help="bootstrap resamples, N >= 1 (default: %(default)s)")
+    parser.add_argument("--resamples", type=positive_int, default=None, metavar="N",
+                        help=f"bootstrap resamples, N >= 1 (default: {DEFAULT_RESAMPLES})")
     parser.add_argument("--seed", type=non_negative_int, default=12345,
                         help="seed of the bootstrap, >= 0 (default: %(default)s)")
     add_format(parser)
@@ -108,6 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "plot and a table, each correlation and its interval, the paired tests against the "
                "baselines; at segment level, interval plots "
                "of DARR tau and Pearson and a table per metric")
+    add_spellings(parser, "meta-eval")
     parser.set_defaults(func=run)
 
 
@@ -223,6 +225,9 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
+    use_spellings(args, "meta-eval")
+    if args.resamples is None:  # None until here: a --paired-bs-n of another count is refused
+        args.resamples = DEFAULT_RESAMPLES
     names = metric_names(args.metrics)
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
