@@ -51,7 +51,8 @@ from ._sacrebleu import add_spellings, use_spellings
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..metrics.correlation import GivenScores, MetaEvaluation
+    from ..metrics.correlation import MetaEvaluation
+    from ..metrics.given_scores import GivenScores
 
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEval metric in --metrics"
@@ -210,7 +211,7 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
 
 def _given_scores(path: str, name: str) -> GivenScores:
     """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM)."""
-    from ..metrics.correlation import given_scores
+    from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
     with open_in(path) as handle:

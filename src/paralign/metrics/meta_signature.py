@@ -18,7 +18,7 @@ intervals. :func:`meta_signature` gives those, in the parts' vocabulary of the o
   the 21 files of WMT21 de-en, against 0.2 s to read them and seconds to score them;
 * ``scores``: the metrics whose scores a file gives (``meta-eval --scores``), each as
   ``NAME#HASH`` (its name and the first 8 hex digits of SHA-256 over its sorted rows:
-  :attr:`paralign.metrics.correlation.GivenScores.digest`), sorted by name and joined by ``+``;
+  :attr:`paralign.metrics.given_scores.GivenScores.digest`), sorted by name and joined by ``+``;
   absent when there is none. Each such metric's own signature names its file, but the meta-
   evaluation's did not: two runs on other score files signed alike;
 * ``bs``, ``seed``: the bootstrap's resamples and seed, as ``--confidence`` signs them.
