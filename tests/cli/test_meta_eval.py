@@ -920,3 +920,89 @@ def test_a_sacrebleu_spelling_of_another_meaning_is_a_usage_error_naming_meta_ev
     meta-eval's option, before the data loads."""
     assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu", *given]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_metrics_own_system_scores_are_correlated_as_given_without_an_interval(tmp_path, capsys, report_page):
+    """--scores of system<TAB>score lines (as WMT21's scores/COMET files and mt-metrics-eval's
+    *.sys.score ship a metric's system scores): before, a data error ("expected 3 fields"), so a
+    metric with system scores only could not be meta-evaluated. Now its correlations are those of
+    the given scores; the bootstrap over segments cannot recompute a given system score, so it has
+    no interval and no paired test (null, with interval_reason; a line in text and report); it is
+    left out of the segment level, said in text; signed system:given; --level segment is a usage
+    error."""
+    from scipy import stats as sps
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    mine = tmp_path / "mine.sys.score"
+    given = {"Good": 0.9, "Mid": 0.2, "Bad": 0.4, "HUMAN": 1.0}  # HUMAN: not correlated, ignored
+    mine.write_text("system\tscore\n" + "".join(f"{s}\t{v}\n" for s, v in given.items()), encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20",
+            "--scores", f"mine={mine}"]
+    assert main([*base, "--level", "both", "--format", "json"]) == 0, capsys.readouterr().err
+    result = json.loads(capsys.readouterr().out)
+    metric = result["metrics"]["mine"]
+    z = {"Good": 0.5, "Mid": 0.1, "Bad": -0.6}
+    assert metric["scores"] == {s: given[s] for s in ("Good", "Mid", "Bad")}
+    for kind, fn in (("pearson", sps.pearsonr), ("spearman", sps.spearmanr), ("kendall", sps.kendalltau)):
+        value = fn([given[s] for s in z], list(z.values()))[0]
+        assert metric[kind] == {"value": round(value, 4), "low": None, "high": None}
+    assert metric["interval_reason"].startswith("its system scores are given, with no segment scores to resample")
+    assert "vs" not in metric and set(result["metrics"]["chrf"]["vs"]) == {"bleu"}
+    assert set(result["segment"]) == {"bleu", "chrf"}
+    assert result["signatures"]["mine"].startswith("scores:mine.sys.score#")
+    assert result["signatures"]["mine"].endswith("|system:given")
+    report = tmp_path / "meta.html"
+    assert main([*base, "--level", "both", "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "mine: its system scores are given, with no segment scores to resample: no interval" in out
+    assert "segment level, left out: mine (system scores only)" in out
+    assert "mine: its system scores are given" in report_page(report.read_text(encoding="utf-8")).text
+    assert main([*base, "--level", "segment"]) == 2
+    assert (f"{mine}: system scores (system<TAB>score lines) have no segment level: meta-evaluate them at level "
+            "system or both (--level)") in capsys.readouterr().err
+
+
+def test_a_system_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    mine = tmp_path / "mine.tsv"
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+            "--scores", str(mine)]
+    mine.write_text("Good\t1\nMid\t2\n", encoding="utf-8")
+    assert main(base) == 1
+    assert f"{mine}: no scores for system 'Bad' (the file scores 2 systems: Good, Mid)" in capsys.readouterr().err
+    mine.write_text("Good\t1\nMid\t2\nBad\t1\t0.5\n", encoding="utf-8")
+    assert main(base) == 1
+    assert f"{mine}:3: expected 2 TAB-separated fields (system, score)" in capsys.readouterr().err
+    mine.write_text("Good\t1\nMid\t2\nGood\t3\n", encoding="utf-8")
+    assert main(base) == 1
+    assert f"{mine}:3: system 'Good' given twice (first on line 1)" in capsys.readouterr().err
+
+
+def test_wmt21_comet_system_scores_are_meta_evaluated_beside_chrf(data, tmp_path, capsys):
+    """WMT21's own COMET system scores of de-en (scores/COMET/de-en, system<TAB>score) as --scores:
+    the file names NVIDIA-NeMo 'Nemo' (an error naming the file and the names it has); renamed, its
+    correlations are scipy's over the 19 systems' given scores and z-scores, its ref-B row ignored."""
+    from scipy import stats as sps
+
+    from paralign.corpora.wmt import load_human_scores
+
+    root = data / "mt" / "wmt21-toEnglish"
+    if not (root / "scores" / "COMET" / "de-en").is_dir():
+        pytest.skip(f"WMT21 COMET scores not found under {data} (PARALIGN_DATA): mt/wmt21-toEnglish/scores/COMET")
+    original = root / "scores" / "COMET" / "de-en" / "COMET_newstest2021_ref-A.tsv"
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "chrf", "--resamples", "2",
+            "--format", "json"]
+    assert main([*base, "--scores", f"comet={original}"]) == 1
+    assert "no scores for system 'NVIDIA-NeMo' (the file scores 20 systems: " in capsys.readouterr().err
+    renamed = tmp_path / "comet.tsv"
+    rows = [line.split("\t") for line in original.read_text(encoding="utf-8").splitlines()]
+    renamed.write_text("".join(f"{'NVIDIA-NeMo' if s == 'Nemo' else s}\t{v}\n" for s, v in rows), encoding="utf-8")
+    assert main([*base, "--scores", f"comet={renamed}"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    comet = result["metrics"]["comet"]
+    human = {s: h.z for s, h in load_human_scores(root, "de-en").items() if s in result["systems"]}
+    given = {("NVIDIA-NeMo" if s == "Nemo" else s): float(v) for s, v in rows}
+    assert len(human) == 19 and sorted(comet["scores"]) == sorted(human)
+    assert comet["pearson"]["value"] == round(sps.pearsonr([given[s] for s in human], list(human.values()))[0], 4)
+    assert comet["pearson"]["low"] is None and "vs" not in comet

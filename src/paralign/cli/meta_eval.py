@@ -52,7 +52,7 @@ from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..metrics.correlation import MetaEvaluation
-    from ..metrics.given_scores import GivenScores
+    from ..metrics.given_scores import GivenScores, GivenSystemScores
 
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEval metric in --metrics"
@@ -85,11 +85,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
-                        help="your own metric's segment scores, meta-evaluated beside --metrics: "
+                        help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
+                             "(default: the file's name without its extension): segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
-                             "system's output; every line of every system correlated), named NAME "
-                             "(default: the file's name without its extension); its system score is "
-                             "the mean of its segment scores; repeatable")
+                             "system's output; every line of every system correlated), its system "
+                             "score their mean; or system scores, system<TAB>score lines (as WMT's "
+                             "*.sys.score files), correlated at system level as given, with no "
+                             "interval or paired test (nothing to resample); repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -209,8 +211,9 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _given_scores(path: str, name: str) -> GivenScores:
-    """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM)."""
+def _given_scores(path: str, name: str) -> GivenScores | GivenSystemScores:
+    """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM): segment
+    scores or system scores, as its lines are laid out."""
     from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
@@ -223,6 +226,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
+    from ..metrics.given_scores import check_levels
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
@@ -233,6 +237,7 @@ def run(args: argparse.Namespace) -> int:
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     own = [_given_scores(path, name) for name, path in files]
+    check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
@@ -313,10 +318,12 @@ def render(result: MetaEvaluation) -> str:
             lines.append(name.ljust(width) + _cells(metric.to_dict(), CORRELATIONS))
         for reason in result.undefined:
             lines.append(f"system level n/a: {reason}")
+        lines.extend(f"{name}: {reason}" for name, reason in result.without_intervals)
         lines.extend(_render_tests(data, width))
     if result.level != "system":
         lines.extend(_render_segment(data, width))
         lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
+        lines.extend(f"segment level, left out: {name} (system scores only)" for name, _ in result.without_intervals)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     lines.extend(f"{label}: {', '.join(names)}" for label, names in result.left_out)

@@ -28,7 +28,7 @@ from ..errors import (
     shown_value,
 )
 from . import DEFAULT_SEED
-from .given_scores import GivenScores, given_digests
+from .given_scores import NOTHING_TO_RESAMPLE, GivenScores, GivenSystemScores, given_digests
 from .significance import (
     Interval,
     check_bootstrap,
@@ -163,11 +163,16 @@ class MetricCorrelation:
     samples: dict[str, np.ndarray]  # kind -> resampled correlations (for paired tests)
     tests: dict[str, dict[str, PairedTest]]  # other metric -> kind -> test
     reason: str | None = None
+    #: why the correlations have no interval and no paired test when they have values (system
+    #: scores given: :func:`given_correlations`); None when they have both
+    interval_reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.interval_reason is not None:
+            out["interval_reason"] = self.interval_reason
         # an undefined system score (NaN) is null, as an undefined correlation is: NaN is not JSON
         out["scores"] = {k: None if np.isnan(v) else round(v, 6) for k, v in self.scores.items()}
         if self.tests:
@@ -196,17 +201,10 @@ def bootstrap_correlations(
     score) is a FormatError naming the system (:func:`check_finite`).
     """
     names = [s for s in system_stats if s in human]
-    check_finite({s: human[s] for s in names}, "the human score")
-    y = [human[s] for s in names]
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
-    check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
-    reason = too_few_to_correlate(len(names), "system") or next(
-        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or \
-        constant_reason(((name, list(full.values())), ("human", y)), "system")
+    y, reason = _correlated(full, human, name)
     if reason is not None:
-        undefined = np.full(len(counts), np.nan)
-        return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
-                                 {k: undefined for k in CORRELATIONS}, {}, reason)
+        return _undefined(name, full, reason, len(counts))
     resampled = np.stack([score(counts @ system_stats[s]) for s in names], axis=1)
     x = [full[s] for s in names]
     corrs: dict[str, Interval] = {}
@@ -215,6 +213,44 @@ def bootstrap_correlations(
         samples[kind] = row_correlations(kind, resampled, y)
         corrs[kind] = interval(correlation(kind, x, y), samples[kind])
     return MetricCorrelation(name, full, corrs, samples, {})
+
+
+def _correlated(full: Mapping[str, float], human: Mapping[str, float], name: str) -> tuple[list[float], str | None]:
+    """The human scores of the systems of `full` (a metric's system scores), each checked finite
+    (FormatError naming the system, as a finite metric score is), and why they cannot be
+    correlated (too few systems, an undefined metric score, one side constant; None when they can)."""
+    check_finite({s: human[s] for s in full}, "the human score")
+    y = [human[s] for s in full]
+    check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
+    reason = too_few_to_correlate(len(full), "system") or next(
+        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or \
+        constant_reason(((name, list(full.values())), ("human", y)), "system")
+    return y, reason
+
+
+def _undefined(name: str, full: dict[str, float], reason: str, n_resamples: int) -> MetricCorrelation:
+    """Metric `name`'s system scores with every correlation, interval and resample undefined (NaN), for `reason`."""
+    undefined = np.full(n_resamples, np.nan)
+    return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
+                             {k: undefined for k in CORRELATIONS}, {}, reason)
+
+
+def given_correlations(metric: GivenSystemScores, systems: Iterable[str], human: Mapping[str, float],
+                       n_resamples: int) -> MetricCorrelation:
+    """Correlations of a metric's given system scores (:class:`.given_scores.GivenSystemScores`)
+    with the human scores of `systems` (those correlated, each of which the file must score), as
+    :func:`bootstrap_correlations` gives them but with no interval and no paired test: nothing
+    the bootstrap over segments resamples changes a given system score, and a ``[r, r]``
+    interval would read as certainty (``interval_reason`` says why; the resamples are NaN)."""
+    full = {s: metric.system_score(s) for s in systems if s in human}
+    y, reason = _correlated(full, human, metric.name)
+    if reason is not None:
+        return _undefined(metric.name, full, reason, n_resamples)
+    x = list(full.values())
+    undefined = np.full(n_resamples, np.nan)
+    return MetricCorrelation(metric.name, full,
+                             {k: interval(correlation(k, x, y), undefined) for k in CORRELATIONS},
+                             {k: undefined for k in CORRELATIONS}, {}, interval_reason=NOTHING_TO_RESAMPLE)
 
 
 def constant_reason(sides: Iterable[tuple[str, Sequence[float] | np.ndarray]], item: str) -> str | None:
@@ -272,6 +308,12 @@ class MetaEvaluation:
     def undefined(self) -> tuple[str, ...]:
         """Why system-level correlations are undefined (each reason once; empty when none is)."""
         return tuple(dict.fromkeys(m.reason for m in self.metrics.values() if m.reason))
+
+    @property
+    def without_intervals(self) -> tuple[tuple[str, str], ...]:
+        """(metric, why) of each system-level metric whose correlations have values but no
+        interval and no paired test (system scores given)."""
+        return tuple((name, m.interval_reason) for name, m in self.metrics.items() if m.interval_reason)
 
     @property
     def left_out(self) -> list[tuple[str, list[str]]]:
@@ -369,6 +411,8 @@ def metric_statistics(
     by_key: dict[str, dict[str, np.ndarray]] = {}
     for metric in metrics:
         key = getattr(metric, "stats_key", metric.name)
+        if isinstance(metric, GivenSystemScores):  # no segments: its scores are the file's
+            continue
         if key not in by_key:
             systems: Iterable[str] = data.systems
             if progress is not None:
@@ -409,7 +453,7 @@ def signatures_of(metrics: Sequence, nrefs: int, level: str = "system") -> dict[
         if scorer is not None:
             out[metric.name] = scorer.signature(nrefs)
             continue
-        if isinstance(metric, GivenScores):
+        if isinstance(metric, GivenScores | GivenSystemScores):
             out[metric.name] = metric.signature
             continue
         segment_apart = metric.name == "bleu"
@@ -451,11 +495,14 @@ def meta_evaluate(
         counts = resample_counts(len(data), n_resamples, seed)
     results: dict[str, MetricCorrelation] = {}
     for metric in metrics:
+        if isinstance(metric, GivenSystemScores):
+            results[metric.name] = given_correlations(metric, data.systems, human, len(counts))
+            continue
         key = getattr(metric, "stats_key", metric.name)
         results[metric.name] = bootstrap_correlations(statistics[key], metric.score, human, counts,
                                                       metric.name)
     baselines = [results[b] for b in against if b in results]
-    tested = {name: with_tests(res, baselines) for name, res in results.items()}
+    tested = {name: res if res.interval_reason else with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
                           signatures_of(metrics, len(refs)), tuple(data.unscored),
                           tuple(data.missing), human, skipped=tuple(data.skipped),
