@@ -20,6 +20,7 @@ MOVED_NAMES = [
     ("paralign.paraphrases", "Utf8LineReader", "paralign.textio", "Utf8LineReader"),
     ("paralign.aligners.evaluation", "read_pairs", "paralign.corpora.sentence_pairs", "read_input_pairs"),
     ("paralign.aligners.evaluation", "align_input", "paralign.aligners.batch", "align_input"),
+    ("paralign.metrics.correlation", "given_scores", "paralign.metrics.given_scores", "given_scores"),
 ]
 
 MOVED_MODULES = [

@@ -768,6 +768,39 @@ def test_a_scores_file_from_stdin_gives_what_the_file_gives(tmp_path, capsys, mo
     assert from_stdin["signatures"]["mine"].split("#")[1] == from_file["signatures"]["mine"].split("#")[1]
 
 
+def test_the_meta_evaluation_signature_names_each_scores_file_by_its_hash(tmp_path, capsys):
+    """Two runs with other --scores files printed the same meta-evaluation signature (only the
+    metric's own, in "signatures", named its file). Now its ``scores`` part is NAME#HASH of each
+    such metric (the hash of its sorted rows: the same scores in another order sign alike), at
+    every level; a run without --scores has none."""
+    from paralign.signature import signature_parts
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    _own_scores(root, tmp_path / "mine.tsv")
+    lines = (tmp_path / "mine.tsv").read_text(encoding="utf-8").splitlines()
+    (tmp_path / "reordered.tsv").write_text("\n".join(lines[:1] + sorted(lines[1:])) + "\n", encoding="utf-8")
+    (tmp_path / "other.tsv").write_text("\n".join([*lines[:-1], lines[-1].rpartition("\t")[0] + "\t0.125"]) + "\n",
+                                        encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    signatures = {}
+    for level in ("system", "both"):
+        for file in ("mine", "reordered", "other"):
+            assert main([*base, "--level", level, "--scores", f"mine={tmp_path / file}.tsv"]) == 0
+            signatures[level, file] = signature_parts(json.loads(capsys.readouterr().out)["signature"])
+        mine, reordered, other = (signatures[level, f] for f in ("mine", "reordered", "other"))
+        assert list(mine) == ["pair", "refs", "level", "human", "text", "scores", "bs", "seed", "version"]
+        assert mine["scores"].startswith("mine#") and len(mine["scores"]) == len("mine#") + 8
+        assert reordered == mine
+        assert other == {**mine, "scores": other["scores"]} and other["scores"] != mine["scores"]
+    assert main([*base, "--scores", f"b={tmp_path / 'other.tsv'}", "--scores", f"a={tmp_path / 'mine.tsv'}"]) == 0
+    two = signature_parts(json.loads(capsys.readouterr().out)["signature"])["scores"]
+    assert two == f"a#{signatures['system', 'mine']['scores'][5:]}+b#{signatures['system', 'other']['scores'][5:]}"
+    assert main(base) == 0
+    assert "scores" not in signature_parts(json.loads(capsys.readouterr().out)["signature"])
+
+
 def test_a_meta_evaluation_has_a_signature_of_its_own_in_json_text_and_report(tmp_path, capsys, report_page):
     """--refs A and --refs B gave one "signatures" (each metric's: nrefs:1), and nothing named the
     pair, level, human scores, resamples or seed: a figure could not be traced to them. Now
@@ -840,3 +873,136 @@ def test_other_text_under_the_same_names_signs_apart(tmp_path, capsys):
     assert results[0]["metrics"] != results[2]["metrics"]  # other figures ...
     parts, other = (signature_parts(r["signature"]) for r in (results[0], results[2]))
     assert other == {**parts, "text": other["text"]} and other["text"] != parts["text"]  # ... signed apart
+
+
+def test_sacrebleus_spellings_of_the_bootstrap_options_are_meta_evals_hidden_from_help(tmp_path, capsys):
+    """sacrebleu's users type --paired-bs-n N, --confidence-n N, --paired-bs and --confidence (and
+    -pbsn, -cin, -pbs, -ci): each was "unrecognized arguments". meta-eval's intervals and paired
+    tests share its --resamples: either count is --resamples N; --paired-bs and --confidence ask
+    for what it always gives, and change nothing. None is in --help."""
+    base = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu,chrf", "--format", "json"]
+    assert main([*base, "--resamples", "7"]) == 0
+    seven = capsys.readouterr().out
+    assert main([*base, "--resamples", "9"]) == 0
+    assert capsys.readouterr().out != seven
+    for spelled in (["--paired-bs-n", "7"], ["-pbsn", "7"], ["--confidence-n", "7"], ["-cin", "7"],
+                    ["--paired-bs", "--confidence", "-pbs", "-ci", "--paired-bs-n", "7"],
+                    ["--confidence-n", "7", "--paired-bs-n", "7", "--resamples", "7"]):
+        assert main([*base, *spelled]) == 0, capsys.readouterr().err
+        assert capsys.readouterr().out == seven, spelled
+    assert main([*base, "--paired-bs"]) == 0  # the default count, 1000, as without it
+    assert json.loads(capsys.readouterr().out)["resamples"] == 1000
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--help"])
+    shown = capsys.readouterr().out
+    hidden = ("-ci", "-pbs", "-cin", "-pbsn", "--confidence", "--paired-bs", "--paired-ar", "-par", "--sentence-level",
+              "-sl")
+    assert not [flag for flag in hidden if f"{flag} " in shown or f"{flag}," in shown or f"[{flag}" in shown]
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    (["--resamples", "1000", "--paired-bs-n", "20"], "--resamples 1000 and --paired-bs-n 20: each sets paralign's "
+                                                     "one number of resamples (of its intervals and paired tests "
+                                                     "alike): give one, --resamples N"),
+    (["-cin", "20", "-pbsn", "30"], "--confidence-n 20 and --paired-bs-n 30: each sets"),
+    (["-sl"], "argument --sentence-level/-sl: sacrebleu's option is not paralign's: sacrebleu's prints each "
+              "segment's score; meta-eval correlates the segment scores with the segment judgments with --level "
+              "segment (or both)"),
+    (["--paired-ar"], "paralign has no approximate randomization test: its paired test is the bootstrap, always "
+                      "run (--resamples N)"),
+    (["-parn", "100"], "argument --paired-ar-n/-parn: sacrebleu's option is not paralign's"),
+])
+def test_a_sacrebleu_spelling_of_another_meaning_is_a_usage_error_naming_meta_evals_option(tmp_path, capsys, given,
+                                                                                          message):
+    """Where sacrebleu's option means something else (no AR test; --sentence-level prints segment
+    scores) or two counts differ (one would be silently dropped: sacrebleu counts the intervals'
+    and the paired test's resamples apart, meta-eval has one bootstrap), a usage error naming
+    meta-eval's option, before the data loads."""
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu", *given]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_metrics_own_system_scores_are_correlated_as_given_without_an_interval(tmp_path, capsys, report_page):
+    """--scores of system<TAB>score lines (as WMT21's scores/COMET files and mt-metrics-eval's
+    *.sys.score ship a metric's system scores): before, a data error ("expected 3 fields"), so a
+    metric with system scores only could not be meta-evaluated. Now its correlations are those of
+    the given scores; the bootstrap over segments cannot recompute a given system score, so it has
+    no interval and no paired test (null, with interval_reason; a line in text and report); it is
+    left out of the segment level, said in text; signed system:given; --level segment is a usage
+    error."""
+    from scipy import stats as sps
+
+    root = _wmt(tmp_path)
+    _segments(root)
+    mine = tmp_path / "mine.sys.score"
+    given = {"Good": 0.9, "Mid": 0.2, "Bad": 0.4, "HUMAN": 1.0}  # HUMAN: not correlated, ignored
+    mine.write_text("system\tscore\n" + "".join(f"{s}\t{v}\n" for s, v in given.items()), encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu,chrf", "--resamples", "20",
+            "--scores", f"mine={mine}"]
+    assert main([*base, "--level", "both", "--format", "json"]) == 0, capsys.readouterr().err
+    result = json.loads(capsys.readouterr().out)
+    metric = result["metrics"]["mine"]
+    z = {"Good": 0.5, "Mid": 0.1, "Bad": -0.6}
+    assert metric["scores"] == {s: given[s] for s in ("Good", "Mid", "Bad")}
+    for kind, fn in (("pearson", sps.pearsonr), ("spearman", sps.spearmanr), ("kendall", sps.kendalltau)):
+        value = fn([given[s] for s in z], list(z.values()))[0]
+        assert metric[kind] == {"value": round(value, 4), "low": None, "high": None}
+    assert metric["interval_reason"].startswith("its system scores are given, with no segment scores to resample")
+    assert "vs" not in metric and set(result["metrics"]["chrf"]["vs"]) == {"bleu"}
+    assert set(result["segment"]) == {"bleu", "chrf"}
+    assert result["signatures"]["mine"].startswith("scores:mine.sys.score#")
+    assert result["signatures"]["mine"].endswith("|system:given")
+    report = tmp_path / "meta.html"
+    assert main([*base, "--level", "both", "--report", str(report)]) == 0
+    out = capsys.readouterr().out
+    assert "mine: its system scores are given, with no segment scores to resample: no interval" in out
+    assert "segment level, left out: mine (system scores only)" in out
+    assert "mine: its system scores are given" in report_page(report.read_text(encoding="utf-8")).text
+    assert main([*base, "--level", "segment"]) == 2
+    assert (f"{mine}: system scores (system<TAB>score lines) have no segment level: meta-evaluate them at level "
+            "system or both (--level)") in capsys.readouterr().err
+
+
+def test_a_system_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsys):
+    root = _wmt(tmp_path)
+    mine = tmp_path / "mine.tsv"
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+            "--scores", str(mine)]
+    mine.write_text("Good\t1\nMid\t2\n", encoding="utf-8")
+    assert main(base) == 1
+    assert f"{mine}: no scores for system 'Bad' (the file scores 2 systems: Good, Mid)" in capsys.readouterr().err
+    mine.write_text("Good\t1\nMid\t2\nBad\t1\t0.5\n", encoding="utf-8")
+    assert main(base) == 1
+    assert f"{mine}:3: expected 2 TAB-separated fields (system, score)" in capsys.readouterr().err
+    mine.write_text("Good\t1\nMid\t2\nGood\t3\n", encoding="utf-8")
+    assert main(base) == 1
+    assert f"{mine}:3: system 'Good' given twice (first on line 1)" in capsys.readouterr().err
+
+
+def test_wmt21_comet_system_scores_are_meta_evaluated_beside_chrf(data, tmp_path, capsys):
+    """WMT21's own COMET system scores of de-en (scores/COMET/de-en, system<TAB>score) as --scores:
+    the file names NVIDIA-NeMo 'Nemo' (an error naming the file and the names it has); renamed, its
+    correlations are scipy's over the 19 systems' given scores and z-scores, its ref-B row ignored."""
+    from scipy import stats as sps
+
+    from paralign.corpora.wmt import load_human_scores
+
+    root = data / "mt" / "wmt21-toEnglish"
+    if not (root / "scores" / "COMET" / "de-en").is_dir():
+        pytest.skip(f"WMT21 COMET scores not found under {data} (PARALIGN_DATA): mt/wmt21-toEnglish/scores/COMET")
+    original = root / "scores" / "COMET" / "de-en" / "COMET_newstest2021_ref-A.tsv"
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "chrf", "--resamples", "2",
+            "--format", "json"]
+    assert main([*base, "--scores", f"comet={original}"]) == 1
+    assert "no scores for system 'NVIDIA-NeMo' (the file scores 20 systems: " in capsys.readouterr().err
+    renamed = tmp_path / "comet.tsv"
+    rows = [line.split("\t") for line in original.read_text(encoding="utf-8").splitlines()]
+    renamed.write_text("".join(f"{'NVIDIA-NeMo' if s == 'Nemo' else s}\t{v}\n" for s, v in rows), encoding="utf-8")
+    assert main([*base, "--scores", f"comet={renamed}"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    comet = result["metrics"]["comet"]
+    human = {s: h.z for s, h in load_human_scores(root, "de-en").items() if s in result["systems"]}
+    given = {("NVIDIA-NeMo" if s == "Nemo" else s): float(v) for s, v in rows}
+    assert len(human) == 19 and sorted(comet["scores"]) == sorted(human)
+    assert comet["pearson"]["value"] == round(sps.pearsonr([given[s] for s in human], list(human.values()))[0], 4)
+    assert comet["pearson"]["low"] is None and "vs" not in comet

@@ -775,3 +775,61 @@ def test_report_of_many_systems_shows_the_columns_they_have(files, capsys, repor
         page = report_page(report.read_text(encoding="utf-8"))
         assert absent not in page.source and "p (vs the baseline)" not in page.source
         assert len(page.find("tr", class_="system")) == 2
+
+
+SACREBLEU_SPELLINGS = ("-ci", "-pbs", "-sl", "-tok", "--confidence-n", "-cin", "--paired-bs-n", "-pbsn",
+                       "--paired-ar", "-par", "--paired-ar-n", "-parn", "--paired-jobs", "-j")
+
+
+def test_sacrebleus_spellings_of_the_same_options_give_the_same_results_hidden_from_help(tmp_path, capsys):
+    """sacrebleu's users type -ci, -pbs, -sl, -tok and --confidence-n/--paired-bs-n N: each was
+    "unrecognized arguments". Now each is paralign's option of that meaning (--confidence,
+    --paired-bs, --sentence-level, --tokenize, --resamples N), with the same results, and none is
+    in --help."""
+    d = _systems(tmp_path, 12)
+    base = ["paraeval", "-r", str(d / "ref.txt"), "--resources", "none", "--format", "json", "-i", str(d / "close.txt")]
+    pairs = [(["-ci", "-cin", "30"], ["--confidence", "--resamples", "30"]),
+             (["--confidence", "--confidence-n", "30", "--seed", "3"], ["--confidence", "--resamples", "30", "--seed", "3"]),
+             (["-i", str(d / "far.txt"), "-pbs", "-pbsn", "25"], ["-i", str(d / "far.txt"), "--paired-bs", "--resamples", "25"]),
+             (["-i", str(d / "far.txt"), "--paired-bs", "--paired-bs-n", "25", "--resamples", "25"],
+              ["-i", str(d / "far.txt"), "--paired-bs", "--resamples", "25"]),
+             (["-sl"], ["--sentence-level"]),
+             (["--config", "paper", "-tok", "none"], ["--config", "paper", "--tokenize", "none"])]
+    for sacrebleus, paraligns in pairs:
+        code, out, err = run(capsys, *base, *sacrebleus)
+        assert code == 0, err
+        assert out == run(capsys, *base, *paraligns)[1]
+        without = [arg for arg in paraligns if arg not in {"--confidence", "--paired-bs", "--sentence-level",
+                                                           "--tokenize", "none", "--resamples", "30", "25"}]
+        assert out != run(capsys, *base, *without)[1]  # the spelling did something: paralign's option's
+    with pytest.raises(SystemExit):
+        main(["paraeval", "--help"])
+    shown = capsys.readouterr().out
+    assert not [flag for flag in SACREBLEU_SPELLINGS if f"{flag} " in shown or f"{flag}," in shown]
+
+
+@pytest.mark.parametrize(("given", "message"), [
+    (["--paired-ar"], "argument --paired-ar/-par: sacrebleu's option is not paralign's: paralign has no approximate "
+                      "randomization test: its paired test is the bootstrap (--paired-bs)"),
+    (["-parn", "100"], "its paired test is the bootstrap (--paired-bs, --resamples N)"),
+    (["-j", "2"], "argument --paired-jobs/-j: sacrebleu's option is not paralign's: the paired test runs in this "
+                  "process; --workers N scores the systems on N Dask workers"),
+    (["--paired-bs", "--confidence-n", "50"], "argument --confidence-n/-cin: sacrebleu does not read it with "
+                                              "--paired-bs"),
+    (["--confidence", "--paired-bs-n", "50"], "argument --paired-bs-n/-pbsn: only matters with --paired-bs (as "
+                                              "sacrebleu reads it): add it, or give --resamples N"),
+    (["-cin", "50"], "argument --confidence-n/-cin: only matters with --confidence"),
+    (["-ci", "--resamples", "60", "-cin", "50"], "--resamples 60 and --confidence-n 50: each sets paralign's one "
+                                                 "number of resamples"),
+    (["--paired-bs", "-pbsn", "60", "--resamples", "50"], "--resamples 50 and --paired-bs-n 60: each sets"),
+])
+def test_a_sacrebleu_spelling_of_another_meaning_is_a_usage_error_naming_paraligns_option(tmp_path, capsys, given,
+                                                                                         message):
+    """Where sacrebleu's option means something else here (no AR test; --paired-jobs is not
+    --workers; --confidence-n, which sacrebleu does not read with --paired-bs, or counts that
+    differ: one would be silently dropped), a usage error naming paralign's option, not the
+    other meaning."""
+    d = _systems(tmp_path, 8)
+    code, _, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "--resources", "none", "-i", str(d / "close.txt"),
+                       "-i", str(d / "far.txt"), "--config", "paper", *given)
+    assert code == 2 and message in err, err

@@ -291,3 +291,24 @@ def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message)
     _segment_files(root, "", line_map)
     with pytest.raises(FormatError, match=message):
         load_segment_lines(root, "xx-en")
+
+
+def test_system_scores_are_read_and_told_from_segment_scores_by_their_layout():
+    """``system<TAB>score`` lines (WMT21's scores/COMET files, mt-metrics-eval's *.sys.score) are
+    system scores, read with their lines; ``system<TAB>segment<TAB>score`` lines segment scores;
+    a header (line 1) or blank lines do not decide. A line of the other layout, a score that is not a
+    finite number, a system given twice or no score is an error naming the file and line."""
+    from paralign.corpora.wmt import GivenScore, read_system_scores, scores_layout
+
+    assert scores_layout(["system\tscore", "", "A\t0.5", "A\t1\t0.5"]) == "system"
+    assert scores_layout(["system\tsegment\tscore", "A\t1\t0.5"]) == "segment"
+    assert scores_layout(["A 0.5"]) == "segment"  # one field: read_metric_scores says what is wrong
+    assert read_system_scores(["System\tScore", "A\t0.5", "", "B\t-1e-3\r"], "f.tsv") == {
+        "A": GivenScore(0.5, 2), "B": GivenScore(-0.001, 4)}
+    for lines, message in ((["A\t0.5", "B\t1\t0.5"], "f.tsv:2: expected 2 TAB-separated fields (system, score)"),
+                           (["A\tnan"], "f.tsv:1: the score of system 'A': "),
+                           (["A\t1", "B\t2", "A\t3"], "f.tsv:3: system 'A' given twice (first on line 1)"),
+                           (["system\tscore", ""], "f.tsv: no scores (expected system<TAB>score lines)")):
+        with pytest.raises(FormatError) as caught:
+            read_system_scores(lines, "f.tsv")
+        assert str(caught.value).startswith(message), str(caught.value)

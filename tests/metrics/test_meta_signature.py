@@ -33,6 +33,22 @@ def test_the_signature_names_pair_refs_level_human_scores_and_bootstrap() -> Non
         "text": text_hash(_pair(), ["B"]), "bs": "20", "seed": "7", "version": __version__}
 
 
+def test_score_files_metrics_are_named_with_their_hashes_sorted_and_absent_without_any() -> None:
+    """meta-eval --scores: two runs on other score files signed alike (only each metric's own
+    signature named its file). Now a ``scores`` part names each such metric and its file's hash,
+    sorted by name, between ``text`` and ``bs``; without one the signature is as it was."""
+    data = _pair()
+    plain = meta_signature(data, ["A"], "system", 1000, 12345)
+    assert "scores" not in signature_parts(plain)
+    assert meta_signature(data, ["A"], "system", 1000, 12345, {}) == plain
+    signed = meta_signature(data, ["A"], "system", 1000, 12345, {"zeta": "0badf00d", "mine": "1a2b3c4d"})
+    parts = signature_parts(signed)
+    assert list(parts) == ["pair", "refs", "level", "human", "text", "scores", "bs", "seed", "version"]
+    assert parts["scores"] == "mine#1a2b3c4d+zeta#0badf00d"
+    assert signature_parts(meta_signature(data, ["A"], "system", 1000, 12345, {"mine": "1a2b3c4e"}))["scores"] \
+        == "mine#1a2b3c4e"
+
+
 def test_the_human_hash_is_over_the_scores_the_level_reads_not_their_order_or_ids() -> None:
     data = _pair()
     reordered = _pair(human=dict(reversed(data.human.items())), segment_scores=data.segment_scores[::-1])

@@ -22,7 +22,7 @@ from ..errors import (
     ResourceMissingError,
     counted,
 )
-from ..metrics import LEVELS
+from ..metrics import DEFAULT_RESAMPLES, LEVELS
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._common import (
     add_format,
@@ -47,10 +47,12 @@ from ._options import (
     table_path,
     table_specs,
 )
+from ._sacrebleu import add_spellings, use_spellings
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..metrics.correlation import GivenScores, MetaEvaluation
+    from ..metrics.correlation import MetaEvaluation
+    from ..metrics.given_scores import GivenScores, GivenSystemScores
 
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEval metric in --metrics"
@@ -83,11 +85,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
-                        help="your own metric's segment scores, meta-evaluated beside --metrics: "
+                        help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
+                             "(default: the file's name without its extension): segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
-                             "system's output; every line of every system correlated), named NAME "
-                             "(default: the file's name without its extension); its system score is "
-                             "the mean of its segment scores; repeatable")
+                             "system's output; every line of every system correlated), its system "
+                             "score their mean; or system scores, system<TAB>score lines (as WMT's "
+                             "*.sys.score files), correlated at system level as given, with no "
+                             "interval or paired test (nothing to resample); repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -98,8 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
-    parser.add_argument("--resamples", type=positive_int, default=1000, metavar="N",
-                        help="bootstrap resamples, N >= 1 (default: %(default)s)")
+    parser.add_argument("--resamples", type=positive_int, default=None, metavar="N",
+                        help=f"bootstrap resamples, N >= 1 (default: {DEFAULT_RESAMPLES})")
     parser.add_argument("--seed", type=non_negative_int, default=12345,
                         help="seed of the bootstrap, >= 0 (default: %(default)s)")
     add_format(parser)
@@ -108,6 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "plot and a table, each correlation and its interval, the paired tests against the "
                "baselines; at segment level, interval plots "
                "of DARR tau and Pearson and a table per metric")
+    add_spellings(parser, "meta-eval")
     parser.set_defaults(func=run)
 
 
@@ -206,9 +211,10 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _given_scores(path: str, name: str) -> GivenScores:
-    """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM)."""
-    from ..metrics.correlation import given_scores
+def _given_scores(path: str, name: str) -> GivenScores | GivenSystemScores:
+    """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM): segment
+    scores or system scores, as its lines are laid out."""
+    from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
     with open_in(path) as handle:
@@ -220,13 +226,18 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
+    from ..metrics.given_scores import check_levels
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
+    use_spellings(args, "meta-eval")
+    if args.resamples is None:  # None until here: a --paired-bs-n of another count is refused
+        args.resamples = DEFAULT_RESAMPLES
     names = metric_names(args.metrics)
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     own = [_given_scores(path, name) for name, path in files]
+    check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
@@ -307,10 +318,12 @@ def render(result: MetaEvaluation) -> str:
             lines.append(name.ljust(width) + _cells(metric.to_dict(), CORRELATIONS))
         for reason in result.undefined:
             lines.append(f"system level n/a: {reason}")
+        lines.extend(f"{name}: {reason}" for name, reason in result.without_intervals)
         lines.extend(_render_tests(data, width))
     if result.level != "system":
         lines.extend(_render_segment(data, width))
         lines.extend(f"segment level n/a (pearson, kendall): {reason}" for reason in result.segment_undefined)
+        lines.extend(f"segment level, left out: {name} (system scores only)" for name, _ in result.without_intervals)
     for name, sig in result.signatures.items():
         lines.append(f"{name}: {sig}")
     lines.extend(f"{label}: {', '.join(names)}" for label, names in result.left_out)

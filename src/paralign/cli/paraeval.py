@@ -46,6 +46,7 @@ from ._options import (
     table_specs,
     too_few_to_resample,
 )
+from ._sacrebleu import add_spellings, use_spellings
 from ._warnings import warn_item
 
 if TYPE_CHECKING:
@@ -116,6 +117,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "tier (exact, stem, synonym, paraphrase, contextual, unmatched; with a graded "
                "config also the reference it was scored against, and its score); with several -i, one "
                "table of the systems, highest score first, with their bootstrap and --paired-bs p-values")
+    add_spellings(parser, "paraeval")
     parser.set_defaults(func=run)
 
 
@@ -188,6 +190,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.paraeval.scoring import scorer as make_scorer
     from ..metrics.paraeval.scoring import systems_scores
 
+    use_spellings(args, "paraeval")  # sacrebleu's --paired-bs-n ... before the bootstrap options are checked
     check_bootstrap_options(args, ("--confidence", "--paired-bs"))
     check_paper_options(args, args.config, "--config")
     check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)

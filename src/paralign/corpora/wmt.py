@@ -284,16 +284,7 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
     finite number, a segment of a system given twice, or no score at all."""
     path = source
     out: dict[str, dict[int, GivenScore]] = {}
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        fields = [field.strip() for field in line.split("\t")]
-        if number == 1 and tuple(field.lower() for field in fields) == SCORES_HEADER:
-            continue
-        if len(fields) != 3:
-            raise FormatError(f"expected 3 TAB-separated fields (system, segment, score), found {len(fields)}",
-                              source=str(path), line=number)
-        system, segment, score = fields
+    for number, (system, segment, score) in _score_rows(lines, source, SCORES_HEADER, ""):
         try:
             k = int_field(segment)
         except ValueError:
@@ -312,6 +303,61 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
         given[k] = GivenScore(value, number)
     if not out:
         raise FormatError("no scores (expected system<TAB>segment<TAB>score lines)", source=str(path))
+    return out
+
+
+def _score_rows(lines: Iterable[str], source: str, header: tuple[str, ...],
+                where: str) -> Iterator[tuple[int, list[str]]]:
+    """(line number, fields) of each row of a metric's scores file: TAB-separated, stripped,
+    blank lines and a first line that is `header` (any case) skipped; FormatError naming the line
+    for a row of another number of fields than `header` has (`where`: said after the fields)."""
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        fields = [field.strip() for field in line.split("\t")]
+        if number == 1 and tuple(field.lower() for field in fields) == header:
+            continue
+        if len(fields) != len(header):
+            raise FormatError(f"expected {len(header)} TAB-separated fields ({', '.join(header)}){where}, "
+                              f"found {len(fields)}", source=source, line=number)
+        yield number, fields
+
+
+#: The header a system scores file may start with (``system<TAB>score``).
+SYSTEM_SCORES_HEADER = ("system", "score")
+
+
+def scores_layout(lines: Sequence[str]) -> str:
+    """``system`` when a metric's scores file (`lines`) holds system scores, ``system<TAB>score``
+    (its first line that is neither blank nor a header has 2 TAB-separated fields: the layout of
+    WMT21's ``scores/COMET/<lp>/*.tsv`` and of mt-metrics-eval's ``*.sys.score``), else
+    ``segment`` (:func:`read_metric_scores` says what is wrong with a line of neither)."""
+    for number, line in enumerate(lines, start=1):
+        fields = tuple(field.strip().lower() for field in line.split("\t"))
+        if not line.strip() or (number == 1 and fields in (SCORES_HEADER, SYSTEM_SCORES_HEADER)):
+            continue
+        return "system" if len(fields) == 2 else "segment"
+    return "segment"
+
+
+def read_system_scores(lines: Iterable[str], source: str) -> dict[str, GivenScore]:
+    """A metric's own system scores (``meta-eval --scores``) from the `lines` of `source`:
+    ``system<TAB>score`` lines, one a system, in any order (a first line ``system<TAB>score`` is a
+    header; blank lines are skipped): system -> :class:`GivenScore`. FormatError naming the line:
+    not 2 fields (a segment line in a file of system scores), a score that is not a finite number,
+    a system given twice, or no score at all."""
+    out: dict[str, GivenScore] = {}
+    for number, (system, score) in _score_rows(lines, source, SYSTEM_SCORES_HEADER, " as in a file of system scores"):
+        try:
+            value = _finite(score)
+        except ValueError as exc:
+            raise FormatError(f"the score of system {system!r}: {exc}", source=source, line=number) from None
+        if system in out:
+            raise FormatError(f"system {system!r} given twice (first on line {out[system].line})", source=source,
+                              line=number)
+        out[system] = GivenScore(value, number)
+    if not out:
+        raise FormatError("no scores (expected system<TAB>score lines)", source=source)
     return out
 
 

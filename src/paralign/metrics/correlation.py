@@ -19,15 +19,16 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from scipy import stats as sps
 
+from .._moved import moved_names
 from ..errors import (
     ConfigurationError,
     InputTypeError,
     MismatchError,
     check_finite,
-    counted,
     shown_value,
 )
 from . import DEFAULT_SEED
+from .given_scores import NOTHING_TO_RESAMPLE, GivenScores, GivenSystemScores, given_digests
 from .significance import (
     Interval,
     check_bootstrap,
@@ -162,11 +163,16 @@ class MetricCorrelation:
     samples: dict[str, np.ndarray]  # kind -> resampled correlations (for paired tests)
     tests: dict[str, dict[str, PairedTest]]  # other metric -> kind -> test
     reason: str | None = None
+    #: why the correlations have no interval and no paired test when they have values (system
+    #: scores given: :func:`given_correlations`); None when they have both
+    interval_reason: str | None = None
 
     def to_dict(self) -> dict[str, object]:
         out: dict[str, object] = {k: v.to_dict() for k, v in self.correlations.items()}
         if self.reason is not None:
             out["reason"] = self.reason
+        if self.interval_reason is not None:
+            out["interval_reason"] = self.interval_reason
         # an undefined system score (NaN) is null, as an undefined correlation is: NaN is not JSON
         out["scores"] = {k: None if np.isnan(v) else round(v, 6) for k, v in self.scores.items()}
         if self.tests:
@@ -195,17 +201,10 @@ def bootstrap_correlations(
     score) is a FormatError naming the system (:func:`check_finite`).
     """
     names = [s for s in system_stats if s in human]
-    check_finite({s: human[s] for s in names}, "the human score")
-    y = [human[s] for s in names]
     full = {s: float(score(system_stats[s].sum(axis=0))) for s in names}
-    check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
-    reason = too_few_to_correlate(len(names), "system") or next(
-        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or \
-        constant_reason(((name, list(full.values())), ("human", y)), "system")
+    y, reason = _correlated(full, human, name)
     if reason is not None:
-        undefined = np.full(len(counts), np.nan)
-        return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
-                                 {k: undefined for k in CORRELATIONS}, {}, reason)
+        return _undefined(name, full, reason, len(counts))
     resampled = np.stack([score(counts @ system_stats[s]) for s in names], axis=1)
     x = [full[s] for s in names]
     corrs: dict[str, Interval] = {}
@@ -214,6 +213,44 @@ def bootstrap_correlations(
         samples[kind] = row_correlations(kind, resampled, y)
         corrs[kind] = interval(correlation(kind, x, y), samples[kind])
     return MetricCorrelation(name, full, corrs, samples, {})
+
+
+def _correlated(full: Mapping[str, float], human: Mapping[str, float], name: str) -> tuple[list[float], str | None]:
+    """The human scores of the systems of `full` (a metric's system scores), each checked finite
+    (FormatError naming the system, as a finite metric score is), and why they cannot be
+    correlated (too few systems, an undefined metric score, one side constant; None when they can)."""
+    check_finite({s: human[s] for s in full}, "the human score")
+    y = [human[s] for s in full]
+    check_finite({s: v for s, v in full.items() if not np.isnan(v)}, f"the {name} score")
+    reason = too_few_to_correlate(len(full), "system") or next(
+        (f"the {name} score of system {s!r} is undefined" for s, v in full.items() if np.isnan(v)), None) or \
+        constant_reason(((name, list(full.values())), ("human", y)), "system")
+    return y, reason
+
+
+def _undefined(name: str, full: dict[str, float], reason: str, n_resamples: int) -> MetricCorrelation:
+    """Metric `name`'s system scores with every correlation, interval and resample undefined (NaN), for `reason`."""
+    undefined = np.full(n_resamples, np.nan)
+    return MetricCorrelation(name, full, {k: interval(float("nan"), undefined) for k in CORRELATIONS},
+                             {k: undefined for k in CORRELATIONS}, {}, reason)
+
+
+def given_correlations(metric: GivenSystemScores, systems: Iterable[str], human: Mapping[str, float],
+                       n_resamples: int) -> MetricCorrelation:
+    """Correlations of a metric's given system scores (:class:`.given_scores.GivenSystemScores`)
+    with the human scores of `systems` (those correlated, each of which the file must score), as
+    :func:`bootstrap_correlations` gives them but with no interval and no paired test: nothing
+    the bootstrap over segments resamples changes a given system score, and a ``[r, r]``
+    interval would read as certainty (``interval_reason`` says why; the resamples are NaN)."""
+    full = {s: metric.system_score(s) for s in systems if s in human}
+    y, reason = _correlated(full, human, metric.name)
+    if reason is not None:
+        return _undefined(metric.name, full, reason, n_resamples)
+    x = list(full.values())
+    undefined = np.full(n_resamples, np.nan)
+    return MetricCorrelation(metric.name, full,
+                             {k: interval(correlation(k, x, y), undefined) for k in CORRELATIONS},
+                             {k: undefined for k in CORRELATIONS}, {}, interval_reason=NOTHING_TO_RESAMPLE)
 
 
 def constant_reason(sides: Iterable[tuple[str, Sequence[float] | np.ndarray]], item: str) -> str | None:
@@ -263,7 +300,7 @@ class MetaEvaluation:
     #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
     #: when the segment level was measured)
     unjudged: tuple[str, ...] = ()
-    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``text``, ``bs``, ``seed``:
+    #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``text``, ``scores``, ``bs``, ``seed``:
     #: :func:`.meta_signature.meta_signature`); `signatures` are the metrics'
     signature: str = ""
 
@@ -271,6 +308,12 @@ class MetaEvaluation:
     def undefined(self) -> tuple[str, ...]:
         """Why system-level correlations are undefined (each reason once; empty when none is)."""
         return tuple(dict.fromkeys(m.reason for m in self.metrics.values() if m.reason))
+
+    @property
+    def without_intervals(self) -> tuple[tuple[str, str], ...]:
+        """(metric, why) of each system-level metric whose correlations have values but no
+        interval and no paired test (system scores given)."""
+        return tuple((name, m.interval_reason) for name, m in self.metrics.items() if m.interval_reason)
 
     @property
     def left_out(self) -> list[tuple[str, list[str]]]:
@@ -353,72 +396,6 @@ def resolve_metrics(names: Iterable[str], paraeval_scorer: Scorer | None = None)
     return out
 
 
-@dataclass(frozen=True, slots=True)
-class GivenScores:
-    """A metric whose segment scores are given, not computed (``meta-eval --scores``: a user's
-    own metric, :func:`given_scores`): its segment scores are those given, its system score is
-    the mean of its segment scores, recomputed on each resample of segments as a built-in
-    metric's corpus score is (statistics: each segment's score and a 1)."""
-
-    name: str
-    scores: Mapping[str, Mapping[int, Any]]  #: system -> segment (1-based) -> `wmt.GivenScore`
-    source: str  #: the file, as errors name it
-    signature: str
-
-    @property
-    def stats_key(self) -> str:
-        return f"scores:{self.name}"  # never a built-in metric's statistics
-
-    def system_stats(self, system: str, n_lines: int) -> np.ndarray:
-        """(segments, 2) statistics of `system`; MismatchError naming the file (and line) when it
-        has no score for the system, one for a segment past `n_lines`, or none for a segment."""
-        given = self.scores.get(system)
-        if given is None:  # a name spelt otherwise (WMT21's COMET "Nemo" is the output "NVIDIA-NeMo")
-            names = sorted(self.scores)
-            shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
-            raise MismatchError(f"no scores for system {system!r} (the file scores "
-                                f"{counted(len(names), 'system')}: {shown})", source=self.source)
-        past = [(v.line, k) for k, v in given.items() if k > n_lines]
-        if past:
-            line, k = min(past)
-            raise MismatchError(f"segment {k} of system {system!r} is past the last line ({n_lines})",
-                                source=self.source, line=line)
-        missing = next((k for k in range(1, n_lines + 1) if k not in given), None)
-        if missing is not None:
-            raise MismatchError(f"no score for segment {missing} of system {system!r} "
-                                f"({len(given)} of its {n_lines} segments have one)", source=self.source)
-        return np.array([[given[k].score, 1.0] for k in range(1, n_lines + 1)], dtype=np.float64)
-
-    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
-        raise ConfigurationError(f"{self.name}: its scores are given ({self.source}), not computed from texts")
-
-    def score(self, sums: np.ndarray) -> np.ndarray:
-        return sums[..., 0] / sums[..., 1]
-
-    def segment_score(self, stats: np.ndarray) -> np.ndarray:
-        return stats[..., 0]
-
-
-def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None) -> GivenScores:
-    """A metric's own segment scores, ``system<TAB>segment<TAB>score`` lines
-    (:func:`paralign.corpora.wmt.read_metric_scores`), as a metric :func:`meta_evaluate` takes
-    beside the built-in ones: read from the file `path`, or from `lines` (`path` then names them,
-    as the command line gives stdin), named `name` (default: the file's name without its
-    extension), signed ``scores:FILE#HASH|system:mean`` (the first 8 hex digits of SHA-256 over
-    its sorted rows, as a table is hashed: the same scores however the file is written)."""
-    import hashlib
-    from pathlib import Path
-
-    from ..corpora.wmt import load_metric_scores, read_metric_scores
-
-    scores = load_metric_scores(path) if lines is None else read_metric_scores(lines, path)
-    rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
-                  for k, given in by_line.items())
-    digest = hashlib.sha256("".join(rows).encode("utf-8")).hexdigest()[:8]
-    return GivenScores(name or Path(path).stem, scores, str(path),
-                       f"scores:{Path(path).name}#{digest}|system:mean")
-
-
 def metric_statistics(
     data: object, refs: Sequence[str], metrics: Sequence,
     progress: Callable[[Iterable, str, int], Iterable] | None = None,
@@ -434,6 +411,8 @@ def metric_statistics(
     by_key: dict[str, dict[str, np.ndarray]] = {}
     for metric in metrics:
         key = getattr(metric, "stats_key", metric.name)
+        if isinstance(metric, GivenSystemScores):  # no segments: its scores are the file's
+            continue
         if key not in by_key:
             systems: Iterable[str] = data.systems
             if progress is not None:
@@ -474,7 +453,7 @@ def signatures_of(metrics: Sequence, nrefs: int, level: str = "system") -> dict[
         if scorer is not None:
             out[metric.name] = scorer.signature(nrefs)
             continue
-        if isinstance(metric, GivenScores):
+        if isinstance(metric, GivenScores | GivenSystemScores):
             out[metric.name] = metric.signature
             continue
         segment_apart = metric.name == "bleu"
@@ -516,12 +495,19 @@ def meta_evaluate(
         counts = resample_counts(len(data), n_resamples, seed)
     results: dict[str, MetricCorrelation] = {}
     for metric in metrics:
+        if isinstance(metric, GivenSystemScores):
+            results[metric.name] = given_correlations(metric, data.systems, human, len(counts))
+            continue
         key = getattr(metric, "stats_key", metric.name)
         results[metric.name] = bootstrap_correlations(statistics[key], metric.score, human, counts,
                                                       metric.name)
     baselines = [results[b] for b in against if b in results]
-    tested = {name: with_tests(res, baselines) for name, res in results.items()}
+    tested = {name: res if res.interval_reason else with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
                           signatures_of(metrics, len(refs)), tuple(data.unscored),
                           tuple(data.missing), human, skipped=tuple(data.skipped),
-                          signature=meta_signature(data, refs, "system", n_resamples, seed))
+                          signature=meta_signature(data, refs, "system", n_resamples, seed,
+                                                   given_digests(metrics)))
+
+
+__getattr__ = moved_names(__name__, {"given_scores": "paralign.metrics.given_scores"})

@@ -16,6 +16,11 @@ intervals. :func:`meta_signature` gives those, in the parts' vocabulary of the o
   ``--wmt`` folder with other text under the same names (another release, a re-tokenised copy,
   a corrected reference) gave other figures under the same signature. Cheap: about 10 ms over
   the 21 files of WMT21 de-en, against 0.2 s to read them and seconds to score them;
+* ``scores``: the metrics whose scores a file gives (``meta-eval --scores``), each as
+  ``NAME#HASH`` (its name and the first 8 hex digits of SHA-256 over its sorted rows:
+  :attr:`paralign.metrics.given_scores.GivenScores.digest`), sorted by name and joined by ``+``;
+  absent when there is none. Each such metric's own signature names its file, but the meta-
+  evaluation's did not: two runs on other score files signed alike;
 * ``bs``, ``seed``: the bootstrap's resamples and seed, as ``--confidence`` signs them.
 
 Not for: the metrics' signatures (:func:`paralign.metrics.correlation.signatures_of`).
@@ -24,7 +29,7 @@ Not for: the metrics' signatures (:func:`paralign.metrics.correlation.signatures
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from ..signature import join_signature, short_hash
@@ -62,9 +67,17 @@ def text_hash(data: WMTPair, refs: Sequence[str]) -> str:
     return short_hash("\n".join(sorted(rows)).encode("utf-8"))
 
 
-def meta_signature(data: WMTPair, refs: Sequence[str], level: str, n_resamples: int, seed: int) -> str:
-    """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|text:5e6f7a8b|bs:1000|seed:12345|version:X``:
-    the settings and data behind a meta-evaluation's figures (see the module docstring)."""
+def scores_part(digests: Mapping[str, str]) -> str | None:
+    """``NAME#HASH+...`` of the metrics whose scores files give (name -> digest), sorted by name
+    so the order of ``--scores`` does not change it; None (no part) when there is none."""
+    return "+".join(f"{name}#{digests[name]}" for name in sorted(digests)) or None
+
+
+def meta_signature(data: WMTPair, refs: Sequence[str], level: str, n_resamples: int, seed: int,
+                   scores: Mapping[str, str] | None = None) -> str:
+    """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|text:5e6f7a8b|scores:mine#9c0d1e2f|bs:1000|seed:12345|version:X``:
+    the settings and data behind a meta-evaluation's figures (see the module docstring); `scores`:
+    name -> digest of each metric whose scores a file gives (:func:`scores_part`)."""
     return join_signature({"pair": data.pair, "refs": "+".join(refs), "level": level,
                            "human": f"da#{human_hash(data, level)}", "text": text_hash(data, refs),
-                           "bs": n_resamples, "seed": seed})
+                           "scores": scores_part(scores or {}), "bs": n_resamples, "seed": seed})

@@ -41,12 +41,14 @@ from .correlation import (
     Interval,
     MetaEvaluation,
     constant_reason,
+    given_digests,
     interval,
     meta_evaluate,
     metric_statistics,
     resample_counts,
     signatures_of,
 )
+from .given_scores import GivenSystemScores, check_levels
 from .significance import MIN_CORRELATED, too_few_to_correlate
 
 #: Raw DA points by which two outputs must differ to form a DARR pair (WMT17-21).
@@ -307,7 +309,8 @@ def segment_meta_evaluate(
     counts: np.ndarray,
 ) -> dict[str, SegmentCorrelation]:
     """Every metric's segment-level correlations on a `wmt.WMTPair` loaded with segment scores,
-    from the per-segment `statistics` of :func:`correlation.metric_statistics`."""
+    from the per-segment `statistics` of :func:`correlation.metric_statistics`; a metric with
+    system scores only (:class:`.given_scores.GivenSystemScores`) has none, and is left out."""
     from ..corpora.wmt import WMTPair
 
     if not isinstance(data, WMTPair):  # as meta_evaluate refuses it
@@ -316,7 +319,7 @@ def segment_meta_evaluate(
         raise ConfigurationError("segment level needs the segment DA (load_wmt(..., segments=True))")
     judged = judged_segments(data.segment_scores, data.systems, len(data))
     out: dict[str, SegmentCorrelation] = {}
-    for metric in metrics:
+    for metric in (m for m in metrics if not isinstance(m, GivenSystemScores)):
         by_system = statistics[getattr(metric, "stats_key", metric.name)]
         score = getattr(metric, "segment_score", metric.score)
         scores = {s: np.asarray(score(by_system[s]), dtype=np.float64) for s in by_system}
@@ -336,6 +339,7 @@ def meta_evaluate_levels(
 
     if level not in LEVELS:
         raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
+    check_levels(metrics, level)
     if not isinstance(data, WMTPair):  # as metric_statistics refuses it, with its words
         raise ConfigurationError("meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
     statistics = metric_statistics(data, refs, metrics, progress)
@@ -351,5 +355,5 @@ def meta_evaluate_levels(
     if level == "system":
         return result
     return replace(result, level=level, signatures=signatures_of(metrics, len(refs), level),
-                   signature=meta_signature(data, refs, level, n_resamples, seed),
+                   signature=meta_signature(data, refs, level, n_resamples, seed, given_digests(metrics)),
                    segment=segment_meta_evaluate(data, metrics, statistics, counts), unjudged=data.unjudged)

@@ -158,6 +158,7 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
     intro += [el("p", f"{label}: {', '.join(names)}", class_="note") for label, names in result.left_out]
     for reason in result.undefined:
         intro.append(el("p", f"system level n/a: {reason}", class_="note"))
+    intro += [el("p", f"{name}: {reason}", class_="note") for name, reason in result.without_intervals]
     sections = [metric_section(result, m, data, k) for k, m in enumerate(result.metrics.values())]
     if result.segment:
         sections.append(segment_overview(result, data))

@@ -1,0 +1,157 @@
+"""Metrics whose scores a file gives, not computed from texts (``meta-eval --scores``: a user's
+own metric), as :func:`.correlation.meta_evaluate` takes them beside the built-in ones.
+
+Not for: reading the files (:func:`paralign.corpora.wmt.read_metric_scores`) or correlating
+the scores (:mod:`.correlation`, :mod:`.segment_correlation`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ..errors import ConfigurationError, MismatchError, counted
+
+
+@dataclass(frozen=True, slots=True)
+class GivenScores:
+    """A metric whose segment scores are given, not computed (``meta-eval --scores``: a user's
+    own metric, :func:`given_scores`): its segment scores are those given, its system score is
+    the mean of its segment scores, recomputed on each resample of segments as a built-in
+    metric's corpus score is (statistics: each segment's score and a 1)."""
+
+    name: str
+    scores: Mapping[str, Mapping[int, Any]]  #: system -> segment (1-based) -> `wmt.GivenScore`
+    source: str  #: the file, as errors name it
+    #: the first 8 hex digits of SHA-256 over the sorted rows: the same scores however the file
+    #: is written (order, CRLF, a header), other scores apart
+    digest: str
+
+    @property
+    def signature(self) -> str:
+        """``scores:FILE#HASH|system:mean``: the file's name and :attr:`digest`, and how its
+        system score is made."""
+        from pathlib import Path
+
+        return f"scores:{Path(self.source).name}#{self.digest}|system:mean"
+
+    @property
+    def stats_key(self) -> str:
+        return f"scores:{self.name}"  # never a built-in metric's statistics
+
+    def system_stats(self, system: str, n_lines: int) -> np.ndarray:
+        """(segments, 2) statistics of `system`; MismatchError naming the file (and line) when it
+        has no score for the system, one for a segment past `n_lines`, or none for a segment."""
+        given = self.scores.get(system)
+        if given is None:
+            raise _no_scores(system, self.scores, self.source)
+        past = [(v.line, k) for k, v in given.items() if k > n_lines]
+        if past:
+            line, k = min(past)
+            raise MismatchError(f"segment {k} of system {system!r} is past the last line ({n_lines})",
+                                source=self.source, line=line)
+        missing = next((k for k in range(1, n_lines + 1) if k not in given), None)
+        if missing is not None:
+            raise MismatchError(f"no score for segment {missing} of system {system!r} "
+                                f"({len(given)} of its {n_lines} segments have one)", source=self.source)
+        return np.array([[given[k].score, 1.0] for k in range(1, n_lines + 1)], dtype=np.float64)
+
+    def stats(self, hypotheses: Sequence[str], references: Sequence[Sequence[str]]) -> np.ndarray:
+        raise ConfigurationError(f"{self.name}: its scores are given ({self.source}), not computed from texts")
+
+    def score(self, sums: np.ndarray) -> np.ndarray:
+        return sums[..., 0] / sums[..., 1]
+
+    def segment_score(self, stats: np.ndarray) -> np.ndarray:
+        return stats[..., 0]
+
+
+def _no_scores(system: str, scores: Mapping[str, object], source: str) -> MismatchError:
+    """The error of a correlated system a scores file has no score for: a name spelt otherwise
+    (WMT21's COMET "Nemo" is the output "NVIDIA-NeMo"), naming the file and the systems it scores."""
+    names = sorted(scores)
+    shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
+    return MismatchError(f"no scores for system {system!r} (the file scores {counted(len(names), 'system')}: {shown})",
+                         source=source)
+
+
+#: Why a metric of given system scores has no interval and no paired test.
+NOTHING_TO_RESAMPLE = ("its system scores are given, with no segment scores to resample: no interval and no "
+                       "paired test")
+
+
+@dataclass(frozen=True, slots=True)
+class GivenSystemScores:
+    """A metric whose system scores are given (``meta-eval --scores`` of ``system<TAB>score``
+    lines, as WMT metrics ship ``*.sys.score`` files), correlated as they are at system level.
+    It has no segment scores: no segment level, and nothing the bootstrap over segments could
+    recompute, so no interval and no paired test (:data:`NOTHING_TO_RESAMPLE`); a built-in
+    metric's interval is not that of its point value alone either."""
+
+    name: str
+    scores: Mapping[str, Any]  #: system -> `wmt.GivenScore`
+    source: str  #: the file, as errors name it
+    digest: str  #: as :attr:`GivenScores.digest`, over the sorted ``system<TAB>score`` rows
+
+    @property
+    def signature(self) -> str:
+        """``scores:FILE#HASH|system:given``: the file's name and :attr:`digest`; its system
+        scores are the file's."""
+        from pathlib import Path
+
+        return f"scores:{Path(self.source).name}#{self.digest}|system:given"
+
+    def system_score(self, system: str) -> float:
+        """`system`'s given score; MismatchError naming the file when it has none."""
+        given = self.scores.get(system)
+        if given is None:
+            raise _no_scores(system, self.scores, self.source)
+        return float(given.score)
+
+
+def check_levels(metrics: Sequence, level: str) -> None:
+    """ConfigurationError when `level` is ``segment`` and a metric of `metrics` has system scores
+    only (:class:`GivenSystemScores`): it would be in no table. At ``both`` it is at system level."""
+    given = next((m for m in metrics if isinstance(m, GivenSystemScores)), None)
+    if level == "segment" and given is not None:
+        raise ConfigurationError(f"{given.source}: system scores (system<TAB>score lines) have no segment level: "
+                                 "meta-evaluate them at level system or both (--level)")
+
+
+def given_scores(path: str, name: str | None = None, *,
+                 lines: Iterable[str] | None = None) -> GivenScores | GivenSystemScores:
+    """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
+    built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines
+    (:func:`paralign.corpora.wmt.read_metric_scores`, :class:`GivenScores`), or system scores,
+    ``system<TAB>score`` lines (:func:`paralign.corpora.wmt.read_system_scores`,
+    :class:`GivenSystemScores`), told apart by the first line that is not a header
+    (:func:`paralign.corpora.wmt.scores_layout`); read from the file `path`, or from `lines`
+    (`path` then names them, as the command line gives stdin), named `name` (default: the file's
+    name without its extension), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
+    system scores; the first 8 hex digits of SHA-256 over its sorted rows, as a table is hashed:
+    the same scores however the file is written)."""
+    from pathlib import Path
+
+    from ..corpora.wmt import iter_lines, read_metric_scores, read_system_scores, scores_layout
+    from ..signature import short_hash
+
+    read = list(iter_lines(path) if lines is None else lines)
+    metric = name or Path(path).stem
+    if scores_layout(read) == "system":
+        systems = read_system_scores(read, str(path))
+        rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
+        return GivenSystemScores(metric, systems, str(path), short_hash("".join(rows).encode("utf-8")))
+    scores = read_metric_scores(read, str(path))
+    rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
+                  for k, given in by_line.items())
+    return GivenScores(metric, scores, str(path), short_hash("".join(rows).encode("utf-8")))
+
+
+def given_digests(metrics: Sequence) -> dict[str, str]:
+    """Name -> digest (:attr:`GivenScores.digest`) of each metric of `metrics` whose scores a
+    file gives (what the meta-evaluation's own signature names them by:
+    :func:`.meta_signature.meta_signature`)."""
+    return {metric.name: metric.digest for metric in metrics if isinstance(metric, GivenScores | GivenSystemScores)}
