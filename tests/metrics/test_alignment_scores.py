@@ -68,6 +68,24 @@ def test_gold_link_sets_and_aer() -> None:
     assert exact.exact == 1.0 and exact.aer == 0.0
 
 
+def test_och_ney_precision_and_recall_are_the_halves_of_aer() -> None:
+    """P = |A∩P| / |A| (a possible link claimed is no error), R = |A∩S| / |S| (only sure links
+    must be found), over the summed counts, whatever `links` says: bilingual alignment papers'
+    figures beside AER, which neither macro nor micro (one gold set for both) gives."""
+    gold = [Alignment.from_links(sure=[(0, 0), (1, 1)], possible=[(2, 2)]), A([(0, 0)])]
+    system = [A([(0, 0), (2, 2), (2, 3)]), A([(0, 0), (1, 1)])]
+    for links in ("sure", "sure+possible"):
+        scores = score_alignments(gold, system, links)
+        # |A| = 5, |A∩P| = 2 + 1, |S| = 3, |A∩S| = 1 + 1
+        assert (scores.och_ney.precision, scores.och_ney.recall) == pytest.approx((3 / 5, 2 / 3))
+        assert scores.och_ney.f1 == pytest.approx(2 * 0.6 * (2 / 3) / (0.6 + 2 / 3))
+        assert scores.aer == pytest.approx(1 - (3 + 2) / (5 + 3))  # AER = 1 - (P|A| + R|S|) / (|A| + |S|)
+        assert scores.to_dict()["och_ney"] == scores.och_ney.to_dict()
+    assert "och-ney  60.0   66.7   63.2" in render_scores(scores.to_dict())
+    no_possible = score_alignments([A([(0, 0), (1, 1)])], [A([(0, 0), (2, 2)])])
+    assert no_possible.och_ney == no_possible.micro  # a gold of sure links only: micro against sure
+
+
 def test_system_possible_links_count_as_predicted() -> None:
     gold = [A([(0, 0), (1, 1)])]
     system = [Alignment.from_links(sure=[(0, 0)], possible=[(1, 1)])]

@@ -22,11 +22,13 @@ if TYPE_CHECKING:  # pragma: no cover
 SCORES_LEGEND = (
     "Output (percent in text, proportions in JSON): macro = P and R averaged over the "
     "pairs and F1 of those two means (jacana's convention); micro = P, R and F1 from the link "
-    "counts summed over the pairs; exact = the share of pairs whose system links equal the "
-    "gold links; AER = the alignment error rate (Och & Ney 2003) against the gold's sure and "
-    "possible links, whatever --gold-links says; gold links = the gold links scored against, "
-    "summed; system links = the system's links (sure and possible), summed; signature = the "
-    "settings that made the numbers (the last line of text)."
+    "counts summed over the pairs; och-ney = Och & Ney's P (system links that are gold sure or "
+    "possible) and R (gold sure links found), from the summed counts, with their F1: AER's two "
+    "halves, as bilingual word-alignment papers report them; exact = the share of pairs whose "
+    "system links equal the gold links; AER = the alignment error rate (Och & Ney 2003) against "
+    "the gold's sure and possible links (och-ney and AER whatever --gold-links says); gold links "
+    "= the gold links scored against, summed; system links = the system's links (sure and "
+    "possible), summed; signature = the settings that made the numbers (the last line of text)."
 )
 
 
@@ -42,9 +44,9 @@ def render_scores(result: dict) -> str:
         f"system links: {result['system_links']}",
         "          P      R      F1",
     ]
-    for key in ("macro", "micro"):
+    for key, label in (("macro", "macro"), ("micro", "micro"), ("och_ney", "och-ney")):
         prf = result[key]
-        lines.append(f"{key:<7} {pct(prf['precision'])}  {pct(prf['recall'])}  {pct(prf['f1'])}")
+        lines.append(f"{label:<7} {pct(prf['precision'])}  {pct(prf['recall'])}  {pct(prf['f1'])}")
     lines.append(f"exact   {pct(result['exact'])}% ({result['exact_count']} of {result['pairs']})")
     lines.append(f"AER     {pct(result['aer'])}")
     found = result.get("confidence")

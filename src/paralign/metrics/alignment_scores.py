@@ -12,6 +12,9 @@ corpus figure derives from them:
 - exact: share (and count) of pairs whose system links equal the gold links.
 - AER (Och & Ney 2003): 1 - (|A∩S| + |A∩P|) / (|A| + |S|) over the summed counts, with S the gold
   sure links and P the gold sure+possible links, whatever `links` says.
+- Och & Ney P/R (``och_ney``): the two halves of AER, P = |A∩P| / |A| and R = |A∩S| / |S| over
+  the summed counts, with their F1, whatever `links` says: what bilingual word-alignment work
+  (fast_align, SimAlign, awesome-align) reports beside AER, so a figure can be set beside theirs.
 
 The gold link set G is the sure links (`links="sure"`) or sure+possible (`"sure+possible"`); the
 system's link set A is all its links (sure and possible).
@@ -99,6 +102,7 @@ class ScoresDict(TypedDict):
     exact: float
     exact_count: int
     aer: float
+    och_ney: PRFDict
     gold_links: int
     gold_possible_links: int
     system_links: int
@@ -284,6 +288,16 @@ class AlignmentScores:
         hits = sum(p.system_sure + p.system_possible for p in self.per_pair)
         return 1.0 - hits / (system + sure)
 
+    @property
+    def och_ney(self) -> PRF:
+        """Och & Ney's (2003) precision and recall, AER's two halves: system links that are gold
+        sure or possible over all system links, gold sure links found over all of them (summed
+        counts; 1 when there is nothing to divide by, as :attr:`micro`), and their F1. When the
+        gold has no possible links beyond its sure ones, this is :attr:`micro` against sure."""
+        precision = _ratio(sum(p.system_possible for p in self.per_pair), sum(p.system for p in self.per_pair))
+        recall = _ratio(sum(p.system_sure for p in self.per_pair), sum(p.sure for p in self.per_pair))
+        return PRF(precision, recall, f_measure(precision, recall))
+
     def __repr__(self) -> str:
         """The pairs, the link set and the corpus figures to 4 places, not every pair's counts
         (``per_pair`` holds those): ``AlignmentScores(pairs=6, links='sure', macro=PRF(...), ...)``."""
@@ -318,6 +332,7 @@ class AlignmentScores:
             "exact": self.exact,
             "exact_count": self.exact_count,
             "aer": self.aer,
+            "och_ney": self.och_ney.to_dict(),
             "gold_links": sum(p.gold for p in self.per_pair),
             "gold_possible_links": self.gold_possible_links,
             "system_links": sum(p.system for p in self.per_pair),
