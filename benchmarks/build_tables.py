@@ -9,7 +9,8 @@ Tables (stable names, used by other parts of the project):
   bible-mono-eflomal.tsv.gz Bible OT groups, all version pairs of the first N verses, eflomal
   bible-mono-eflomal-min2.tsv.gz  the same, pairs seen at least twice
   bible-mono-sultan.tsv.gz  the same on a smaller sample with the Sultan aligner
-Work directories are kept in build/work/NAME, so an interrupted build resumes.
+Work directories are kept in build/work/NAME (keep_work=True), so an interrupted build resumes
+and bible-mono-eflomal-min2 reuses bible-mono-eflomal's.
 """
 
 from __future__ import annotations
@@ -54,31 +55,31 @@ def build(name: str, args: argparse.Namespace) -> dict:
     work_dir = WORK / name
     if name == "multi30k-pivot":
         corpora = [(m30k / "train.en.gz", m30k / f"train.{lang}.gz") for lang in ("de", "fr", "cs")]
-        report = pivot_paraphrases(corpora, output, PivotOptions(), work_dir=work_dir, progress=_progress)
+        report = pivot_paraphrases(corpora, output, PivotOptions(), work_dir=work_dir, keep_work=True, progress=_progress)
     elif name == "multi30k-pivot-de":
         report = pivot_paraphrases([(m30k / "train.en.gz", m30k / "train.de.gz")], output, PivotOptions(),
-                                   work_dir=work_dir, progress=_progress)
+                                   work_dir=work_dir, keep_work=True, progress=_progress)
     elif name == "opennmt-pivot":
         options = PivotOptions(tokenizer="moses", max_length_ratio=2.0)
         report = pivot_paraphrases([(nmt / "src-train.txt", nmt / "tgt-train.txt")], output, options,
-                                   work_dir=work_dir, progress=_progress)
+                                   work_dir=work_dir, keep_work=True, progress=_progress)
     elif name == "bible-mono-eflomal":
         options = PivotOptions(max_length_ratio=2.0)
         report = monolingual_paraphrases(
-            bible, output, options, aligner="eflomal", max_groups=args.bible_groups, work_dir=work_dir,
+            bible, output, options, aligner="eflomal", max_groups=args.bible_groups, work_dir=work_dir, keep_work=True,
             progress=_progress,
         )
     elif name == "bible-mono-eflomal-min2":  # same work directory, output stage only
         options = PivotOptions(max_length_ratio=2.0, min_count=2)
         report = monolingual_paraphrases(
             bible, output, options, aligner="eflomal", max_groups=args.bible_groups,
-            work_dir=WORK / "bible-mono-eflomal", progress=_progress,
+            work_dir=WORK / "bible-mono-eflomal", keep_work=True, progress=_progress,
         )
     elif name == "bible-mono-sultan":
         options = PivotOptions(max_length_ratio=2.0, chunk_size=500)
         report = monolingual_paraphrases(
             bible, output, options, aligner="sultan", max_groups=args.sultan_groups,
-            workers=args.workers, work_dir=work_dir, progress=_progress,
+            workers=args.workers, work_dir=work_dir, keep_work=True, progress=_progress,
         )
     else:
         raise SystemExit(f"unknown table {name}")

@@ -204,11 +204,11 @@ def test_pipelines_in_a_parallel_block_share_its_cluster(tmp_path, no_eflomal, d
 def test_threshold_and_top_k_rerun_on_finished_work(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     out, work = tmp_path / "t.tsv", tmp_path / "work"
-    pivot_paraphrases([de], out, PivotOptions(threshold=0.2, min_translation_prob=0.0), work_dir=work)
+    pivot_paraphrases([de], out, PivotOptions(threshold=0.2, min_translation_prob=0.0), work_dir=work, keep_work=True)
     rows = {(p, q) for p, q, _, _ in read_table_rows(out)}
     assert ("car", "wagon") not in rows and ("car", "automobile") in rows  # 1/6 < 0.2 <= 2/9
     report = pivot_paraphrases([de], out, PivotOptions(threshold=0.0, top_k=1, min_translation_prob=0.0),
-                               work_dir=work)
+                               work_dir=work, keep_work=True)
     assert report.resumed_stages  # threshold/top-k do not invalidate the work directory
     rows = [(p, q) for p, q, _, _ in read_table_rows(out)]
     assert ("car", "automobile") in rows and ("car", "wagon") not in rows
@@ -283,14 +283,14 @@ def test_resume_recomputes_only_missing_chunks(tmp_path, no_eflomal):
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(7, 60))
     options = PivotOptions(threshold=0.0, chunk_size=10)
     clean = tmp_path / "clean.tsv.gz"
-    pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work")
+    pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work", keep_work=True)
     out, work = tmp_path / "out.tsv.gz", tmp_path / "work"
-    first = pivot_paraphrases([corpus], out, options, work_dir=work)
+    first = pivot_paraphrases([corpus], out, options, work_dir=work, keep_work=True)
     assert first.chunks == {"total": 6, "computed": 6, "reused": 0}
     for number in (1, 4):  # as if the run had been killed before these chunks were written
         (work / "c0" / "chunks" / f"{number:05d}.parquet").unlink()
     out.unlink()
-    again = pivot_paraphrases([corpus], out, options, work_dir=work)
+    again = pivot_paraphrases([corpus], out, options, work_dir=work, keep_work=True)
     assert again.chunks == {"total": 6, "computed": 2, "reused": 4}
     assert {"c0/prepare", "c0/align", "c0/extract/00000"} <= set(again.resumed_stages)
     assert not list(work.rglob(".tmp*"))  # no temporary files left behind
@@ -351,26 +351,26 @@ def test_eflomal_settings_do_not_stop_a_resume_when_every_alignment_is_given(tmp
                                            for e, f in pairs])]
     work = tmp_path / "work"
     first = pivot_paraphrases([corpus], tmp_path / "a.tsv", PivotOptions(threshold=0.0, chunk_size=10),
-                              work_dir=work, alignments=links)
+                              work_dir=work, alignments=links, keep_work=True)
     other = PivotOptions(threshold=0.0, chunk_size=10, symmetrization="intersection", eflomal_model=1,
                          eflomal_iterations=2, align_chunk=7)
-    again = pivot_paraphrases([corpus], tmp_path / "b.tsv", other, work_dir=work, alignments=links)
+    again = pivot_paraphrases([corpus], tmp_path / "b.tsv", other, work_dir=work, alignments=links, keep_work=True)
     assert again.chunks == {"total": first.chunks["total"], "computed": 0, "reused": first.chunks["total"]}
     assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "b.tsv")  # (the header names the options)
     aligned = PivotOptions(threshold=0.0, chunk_size=10, symmetrization="intersection")
-    pivot_paraphrases([corpus], tmp_path / "c.tsv", aligned, work_dir=tmp_path / "work2")  # eflomal aligns
+    pivot_paraphrases([corpus], tmp_path / "c.tsv", aligned, work_dir=tmp_path / "work2", keep_work=True)  # eflomal aligns
     with pytest.raises(ConfigurationError, match="restart"):
         pivot_paraphrases([corpus], tmp_path / "c.tsv", PivotOptions(threshold=0.0, chunk_size=10),
-                          work_dir=tmp_path / "work2")
+                          work_dir=tmp_path / "work2", keep_work=True)
 
 
 def test_realignment_invalidates_extracted_chunks(tmp_path, no_eflomal):
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(3, 30))
     work = tmp_path / "work"
     options = PivotOptions(threshold=0.0, chunk_size=10)
-    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, work_dir=work)
+    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, work_dir=work, keep_work=True)
     (work / "c0" / "align.txt").unlink()  # e.g. deleted by hand: must be redone with all after it
-    report = pivot_paraphrases([corpus], tmp_path / "b.tsv", options, work_dir=work)
+    report = pivot_paraphrases([corpus], tmp_path / "b.tsv", options, work_dir=work, keep_work=True)
     assert report.resumed_stages and not any("extract" in name for name in report.resumed_stages)
     assert (tmp_path / "a.tsv").read_text() == (tmp_path / "b.tsv").read_text()
 
@@ -378,11 +378,11 @@ def test_realignment_invalidates_extracted_chunks(tmp_path, no_eflomal):
 def test_work_dir_of_other_run_is_refused_unless_restart(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     work = tmp_path / "work"
-    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, keep_work=True)
     with pytest.raises(ConfigurationError, match="restart"):  # other tokens: the alignment would go
-        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(tokenizer="whitespace"), work_dir=work)
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(tokenizer="whitespace"), work_dir=work, keep_work=True)
     report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(tokenizer="whitespace"), work_dir=work,
-                               restart=True)
+                               restart=True, keep_work=True)
     assert not report.resumed_stages and not report.recomputed_stages
 
 
@@ -391,14 +391,14 @@ def test_a_refused_work_dir_says_what_differs(tmp_path, no_eflomal):
     settings or files it meant; it now names each (an option with both values)."""
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     work = tmp_path / "work"
-    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, keep_work=True)
     with pytest.raises(ConfigurationError) as error:
-        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3, tokenizer="whitespace"), work_dir=work)
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(max_length=3, tokenizer="whitespace"), work_dir=work, keep_work=True)
     assert ("holds a run with other inputs or options (tokenizer: 'regex' there, 'whitespace' now): use another "
             "--work-dir or --restart") in str(error.value)  # max_length would only recompute the chunks
     fr = _toy_corpus(tmp_path, "fr", TOY_FR)
     with pytest.raises(ConfigurationError, match=r"\(corpora: other files, or the same files changed since\)"):
-        pivot_paraphrases([fr], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+        pivot_paraphrases([fr], tmp_path / "a.tsv", PivotOptions(), work_dir=work, keep_work=True)
 
 
 def test_a_work_dir_of_tokens_split_by_other_code_is_not_reused(tmp_path, no_eflomal, monkeypatch):
@@ -409,11 +409,11 @@ def test_a_work_dir_of_tokens_split_by_other_code_is_not_reused(tmp_path, no_efl
 
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     work = tmp_path / "work"
-    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
+    pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, keep_work=True)
     monkeypatch.setattr(pivot_work, "TOKENS_VERSION", pivot_work.TOKENS_VERSION + 1)
     with pytest.raises(ConfigurationError, match=r"tokenizer_version: \d+ there, \d+ now\): use another --work-dir"):
-        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work)
-    report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, restart=True)
+        pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, keep_work=True)
+    report = pivot_paraphrases([de], tmp_path / "a.tsv", PivotOptions(), work_dir=work, restart=True, keep_work=True)
     assert not report.resumed_stages
 
 
@@ -432,26 +432,26 @@ def test_a_changed_extraction_option_reuses_the_alignment_and_recomputes_what_fo
     monkeypatch.setattr(pivot, "align_files", counting)
     corpus = _toy_corpus(tmp_path, "c", _random_corpus(9, 40))
     work = tmp_path / "work"
-    pivot_paraphrases([corpus], tmp_path / "a.parquet", PivotOptions(threshold=0.0, chunk_size=10), work_dir=work)
+    pivot_paraphrases([corpus], tmp_path / "a.parquet", PivotOptions(threshold=0.0, chunk_size=10), work_dir=work, keep_work=True)
     aligned = work / "c0" / "align.txt"
     stamp = (aligned.stat().st_mtime_ns, aligned.read_bytes())
     shorter = PivotOptions(threshold=0.0, chunk_size=10, max_length=3)
-    again = pivot_paraphrases([corpus], tmp_path / "b.parquet", shorter, work_dir=work)
+    again = pivot_paraphrases([corpus], tmp_path / "b.parquet", shorter, work_dir=work, keep_work=True)
     assert len(calls) == 1 and (aligned.stat().st_mtime_ns, aligned.read_bytes()) == stamp  # not aligned again
     assert {"c0/prepare", "c0/align"} <= set(again.resumed_stages)
     assert not any("extract" in stage for stage in again.resumed_stages)
     assert again.recomputed_stages == {"c0/extract": ["max_length: 5 there, 3 now"], "pairs": ["c0/extract recomputed"]}
     assert again.chunks == {"total": 4, "computed": 4, "reused": 0}
-    pivot_paraphrases([corpus], tmp_path / "fresh.parquet", shorter, work_dir=tmp_path / "fresh")
+    pivot_paraphrases([corpus], tmp_path / "fresh.parquet", shorter, work_dir=tmp_path / "fresh", keep_work=True)
     assert table_rows(tmp_path / "b.parquet") == table_rows(tmp_path / "fresh.parquet") != []
     pruned = PivotOptions(threshold=0.0, chunk_size=10, max_length=3, min_translation_prob=0.05)
-    report = pivot_paraphrases([corpus], tmp_path / "p.parquet", pruned, work_dir=work)
+    report = pivot_paraphrases([corpus], tmp_path / "p.parquet", pruned, work_dir=work, keep_work=True)
     assert report.chunks["computed"] == 0
     assert report.recomputed_stages == {"pairs": ["min_translation_prob: 0.001 there, 0.05 now"]}
-    pivot_paraphrases([corpus], tmp_path / "fresh-p.parquet", pruned, work_dir=tmp_path / "fresh-p")
+    pivot_paraphrases([corpus], tmp_path / "fresh-p.parquet", pruned, work_dir=tmp_path / "fresh-p", keep_work=True)
     assert table_rows(tmp_path / "p.parquet") == table_rows(tmp_path / "fresh-p.parquet") != []
     with pytest.raises(ConfigurationError, match=r"\(tokenizer: 'regex' there, 'whitespace' now\): use another"):
-        pivot_paraphrases([corpus], tmp_path / "w.parquet", PivotOptions(tokenizer="whitespace"), work_dir=work)
+        pivot_paraphrases([corpus], tmp_path / "w.parquet", PivotOptions(tokenizer="whitespace"), work_dir=work, keep_work=True)
     assert [Path(call[0]).parent.parent for call in calls] == [work, tmp_path / "fresh", tmp_path / "fresh-p"]
     assert (aligned.stat().st_mtime_ns, aligned.read_bytes()) == stamp
 
@@ -467,9 +467,9 @@ def test_a_changed_extraction_option_rereads_only_the_chunks_of_a_given_alignmen
         corpus, links = (zipped[0], zipped[1]), zipped[2]
     work = tmp_path / "work"
     options = PivotOptions(threshold=0.0, min_translation_prob=0.0)
-    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links], work_dir=work)
+    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links], work_dir=work, keep_work=True)
     shorter = PivotOptions(threshold=0.0, min_translation_prob=0.0, max_length=2, chunk_size=2)
-    again = pivot_paraphrases([corpus], tmp_path / "b.tsv", shorter, alignments=[links], work_dir=work)
+    again = pivot_paraphrases([corpus], tmp_path / "b.tsv", shorter, alignments=[links], work_dir=work, keep_work=True)
     assert again.recomputed_stages == {
         "c0/extract": ["chunk_size: 5000 there, 2 now", "max_length: 5 there, 2 now"],
         "pairs": ["c0/extract recomputed"],
@@ -492,16 +492,16 @@ def test_a_monolingual_run_reuses_its_alignment_when_max_length_changes(tmp_path
     monkeypatch.setattr(pivot, "align_files", counting)
     groups = _write(tmp_path / "groups.tsv", ["the man runs\tthe guy runs\ta man runs", "the man sits\tthe guy sits"])
     work = tmp_path / "work"
-    monolingual_paraphrases(groups, tmp_path / "a.tsv", PivotOptions(threshold=0.0), work_dir=work)
+    monolingual_paraphrases(groups, tmp_path / "a.tsv", PivotOptions(threshold=0.0), work_dir=work, keep_work=True)
     again = monolingual_paraphrases(groups, tmp_path / "b.tsv", PivotOptions(threshold=0.0, max_length=1),
-                                    work_dir=work)
+                                    work_dir=work, keep_work=True)
     assert len(calls) == 1 and {"mono/prepare", "mono/align"} <= set(again.resumed_stages)
     assert again.recomputed_stages == {"mono/extract": ["max_length: 5 there, 1 now"],
                                        "pairs": ["mono/extract recomputed"]}
-    monolingual_paraphrases(groups, tmp_path / "c.tsv", PivotOptions(threshold=0.0, max_length=1))
+    monolingual_paraphrases(groups, tmp_path / "c.tsv", PivotOptions(threshold=0.0, max_length=1), keep_work=True)
     assert table_rows(tmp_path / "b.tsv") == table_rows(tmp_path / "c.tsv") != []
     with pytest.raises(ConfigurationError, match=r"max_groups: None there, 1 now"):
-        monolingual_paraphrases(groups, tmp_path / "d.tsv", PivotOptions(threshold=0.0), max_groups=1, work_dir=work)
+        monolingual_paraphrases(groups, tmp_path / "d.tsv", PivotOptions(threshold=0.0), max_groups=1, work_dir=work, keep_work=True)
 
 
 def test_a_work_dir_of_a_single_fingerprint_is_refused_or_replaced(tmp_path, no_eflomal):
@@ -555,7 +555,7 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
 
     monkeypatch.setattr(pivot, "align_files", diagonal)
     out = tmp_path / "mono.tsv"
-    report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1))
+    report = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), keep_work=True)
     assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "file": str(groups),
                                  "groups": 2, "pairs": 4,
                                  "sentences_too_long": 0, "pairs_filtered": 0, "skipped_rows": [], "chunks": 1}
@@ -572,12 +572,12 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
         totals[p] = totals.get(p, 0.0) + prob
     assert all(t == pytest.approx(1.0) for t in totals.values())
     # min_count only filters the output stage (the work directory is reused)
-    again = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3))
+    again = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3), keep_work=True)
     assert again.resumed_stages
     assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
     # pivot's min_translation_prob has no effect on a monolingual table: it resumes too
     inert = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3,
-                                                              min_translation_prob=0.5))
+                                                              min_translation_prob=0.5), keep_work=True)
     assert inert.resumed_stages == again.resumed_stages
     assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
 
@@ -605,17 +605,17 @@ def test_a_bad_pair_of_json_groups_is_skipped_counted_and_resumed(tmp_path, no_e
     bad.write_text(json.dumps([*GOLD_GROUPS[:2], bad_pair, GOLD_GROUPS[2]], indent=1), encoding="utf-8")
     options = PivotOptions(threshold=0.0, tokenizer="whitespace")
     work = tmp_path / "work"
-    first = monolingual_paraphrases(bad, tmp_path / "a.tsv", options, work_dir=work)
+    first = monolingual_paraphrases(bad, tmp_path / "a.tsv", options, work_dir=work, keep_work=True)
     assert first.corpora[0]["skipped_rows"] == [
         {"pair": 3, "id": "DOC.1.C", "file": str(bad), "line": 16,  # the pair's opening brace
          "reason": "malformed link '1-x' in pair 'DOC.1.C' (expected i-j)"}]
     assert (first.corpora[0]["groups"], first.corpora[0]["pairs"]) == (2, 4)
-    reference = monolingual_paraphrases(clean, tmp_path / "c.tsv", options, work_dir=tmp_path / "clean-work")
+    reference = monolingual_paraphrases(clean, tmp_path / "c.tsv", options, work_dir=tmp_path / "clean-work", keep_work=True)
     assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv") != []
     # killed after the prepare and align stages: the chunks and the summed pairs are redone
     shutil.rmtree(work / "mono" / "chunks")
     (tmp_path / "a.tsv").unlink()
-    again = monolingual_paraphrases(bad, tmp_path / "a.tsv", options, work_dir=work)
+    again = monolingual_paraphrases(bad, tmp_path / "a.tsv", options, work_dir=work, keep_work=True)
     assert {"mono/prepare", "mono/align"} <= set(again.resumed_stages) and again.chunks["computed"] == 1
     assert again.corpora == first.corpora
     assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv")
@@ -624,7 +624,7 @@ def test_a_bad_pair_of_json_groups_is_skipped_counted_and_resumed(tmp_path, no_e
     old = json.loads(record.read_text(encoding="utf-8"))
     del old["skipped_rows"]
     record.write_text(json.dumps(old), encoding="utf-8")
-    resumed = monolingual_paraphrases(clean, tmp_path / "d.tsv", options, work_dir=tmp_path / "clean-work")
+    resumed = monolingual_paraphrases(clean, tmp_path / "d.tsv", options, work_dir=tmp_path / "clean-work", keep_work=True)
     assert "mono/prepare" in resumed.resumed_stages
     assert resumed.corpora == reference.corpora and reference.corpora[0]["skipped_rows"] == []
     assert table_rows(tmp_path / "d.tsv") == table_rows(tmp_path / "c.tsv")
@@ -646,20 +646,20 @@ def test_max_groups_reports_only_the_bad_pairs_of_the_groups_it_reads(tmp_path, 
     clean.write_text(json.dumps(GOLD_GROUPS, indent=1), encoding="utf-8")
     options = PivotOptions(threshold=0.0, tokenizer="whitespace")
     work = tmp_path / "work"
-    first = monolingual_paraphrases(path, tmp_path / "a.tsv", options, max_groups=1, work_dir=work)
+    first = monolingual_paraphrases(path, tmp_path / "a.tsv", options, max_groups=1, work_dir=work, keep_work=True)
     assert [row["id"] for row in first.corpora[0]["skipped_rows"]] == ["DOC.1.C"]
     assert (first.corpora[0]["groups"], first.corpora[0]["pairs"]) == (1, 3)
-    reference = monolingual_paraphrases(clean, tmp_path / "c.tsv", options, max_groups=1)
+    reference = monolingual_paraphrases(clean, tmp_path / "c.tsv", options, max_groups=1, keep_work=True)
     assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv") != []
     shutil.rmtree(work / "mono" / "chunks")  # killed after the prepare and align stages
     (tmp_path / "a.tsv").unlink()
-    again = monolingual_paraphrases(path, tmp_path / "a.tsv", options, max_groups=1, work_dir=work)
+    again = monolingual_paraphrases(path, tmp_path / "a.tsv", options, max_groups=1, work_dir=work, keep_work=True)
     assert "mono/prepare" in again.resumed_stages and again.corpora == first.corpora
     assert table_rows(tmp_path / "a.tsv") == table_rows(tmp_path / "c.tsv")
     assert reference.corpora[0]["skipped_rows"] == []
-    every = monolingual_paraphrases(path, tmp_path / "e.tsv", options)
+    every = monolingual_paraphrases(path, tmp_path / "e.tsv", options, keep_work=True)
     assert [row["id"] for row in every.corpora[0]["skipped_rows"]] == ["DOC.1.C", "DOC.2.C"]
-    enough = monolingual_paraphrases(path, tmp_path / "n.tsv", options, max_groups=2)
+    enough = monolingual_paraphrases(path, tmp_path / "n.tsv", options, max_groups=2, keep_work=True)
     assert enough.corpora[0]["skipped_rows"] == every.corpora[0]["skipped_rows"]
 
 
@@ -817,6 +817,19 @@ def eflomal_forbidden(monkeypatch):
     monkeypatch.setattr(pivot, "align_files", refuse)
 
 
+def test_the_work_folder_is_deleted_on_success_unless_kept_as_the_cli_does(tmp_path, eflomal_forbidden):
+    """The library's default is the CLI's: `paralign pivot` deletes OUTPUT.work (or --work-dir)
+    after success unless --keep-work; pivot_paraphrases kept it (keep_work=True), so a script
+    left chunks beside every table it built."""
+    corpus, links = _given_corpus(tmp_path)
+    options = PivotOptions(threshold=0.0, min_translation_prob=0.0)
+    pivot_paraphrases([corpus], tmp_path / "a.tsv", options, alignments=[links])
+    pivot_paraphrases([corpus], tmp_path / "b.tsv", options, alignments=[links], work_dir=tmp_path / "given")
+    assert (tmp_path / "a.tsv").is_file() and not (tmp_path / "a.tsv.work").exists() and not (tmp_path / "given").exists()
+    pivot_paraphrases([corpus], tmp_path / "c.tsv", options, alignments=[links], keep_work=True)
+    assert (tmp_path / "c.tsv.work").is_dir()
+
+
 def test_given_alignment_is_reproducible_and_equals_the_formula(tmp_path, eflomal_forbidden):
     corpus, links = _given_corpus(tmp_path)
     options = PivotOptions(threshold=0.0, min_translation_prob=0.0)
@@ -868,11 +881,11 @@ def test_given_and_computed_alignments_mix_and_the_file_is_part_of_the_fingerpri
     corpus, path = _given_corpus(tmp_path)
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     work = tmp_path / "work"
-    report = pivot_paraphrases([corpus, de], tmp_path / "t.tsv", work_dir=work, alignments=[path, None])
+    report = pivot_paraphrases([corpus, de], tmp_path / "t.tsv", work_dir=work, alignments=[path, None], keep_work=True)
     assert [c["alignment"]["kind"] for c in report.corpora] == ["given", "computed"]
     _write(path, GIVEN_LINKS[:4] + ["0-0"])  # another alignment: the work directory is another run's
     with pytest.raises(ConfigurationError):
-        pivot_paraphrases([corpus, de], tmp_path / "t.tsv", work_dir=work, alignments=[path, None])
+        pivot_paraphrases([corpus, de], tmp_path / "t.tsv", work_dir=work, alignments=[path, None], keep_work=True)
 
 
 def test_monolingual_with_given_alignment(tmp_path, eflomal_forbidden):
@@ -1134,7 +1147,7 @@ def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbid
     options = PivotOptions(threshold=0.0, min_translation_prob=0.0, chunk_size=4, max_tokens=30,
                            max_length_ratio=3.0, encoding_errors="replace")
     work = tmp_path / "work"
-    first = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
+    first = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work, keep_work=True)
     for path in (work / "c0" / "chunks").glob("*.parquet"):
         table = pq.read_table(path)
         metadata = dict(table.schema.metadata)
@@ -1142,7 +1155,7 @@ def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbid
         del read["linked"], read["ends_unlinked"]
         metadata[pivot.READ_KEY] = json_module.dumps(read).encode()
         pq.write_table(table.replace_schema_metadata(metadata), path)
-    again = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work)
+    again = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work, keep_work=True)
     assert again.chunks["reused"] == again.chunks["total"] == first.chunks["total"]
     assert again.corpora[0]["alignment"]["linked_lines"] == 0
 

@@ -329,7 +329,7 @@ def pivot_paraphrases(
     *,
     work_dir: str | Path | None = None,
     restart: bool = False,
-    keep_work: bool = True,
+    keep_work: bool = False,
     progress: StageProgress = no_progress,
     alignments: Sequence[str | Path | None] | None = None,
     cluster: ClusterOptions | None = None,
@@ -350,8 +350,10 @@ def pivot_paraphrases(
     ``if __name__ == "__main__":``; `on_start` hears its description).  `shown_names` maps paths to the names the table's metadata shows (a copy
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
-    and the inputs); re-running with the same work directory resumes; `restart` discards it
-    first; `keep_work=False` deletes it on success.  Stages are reused or recomputed on their own
+    and the inputs); re-running with the same work directory resumes a run that stopped;
+    `restart` discards it first. On success it is deleted, as the CLI deletes it (its chunks can
+    be larger than the table), unless `keep_work` (``--keep-work``): a kept one lets a rerun with
+    other options reuse the stages they leave alone.  Stages are reused or recomputed on their own
     (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
     options = _options(options)
@@ -523,7 +525,7 @@ def monolingual_paraphrases(
     workers: int = 1,
     work_dir: str | Path | None = None,
     restart: bool = False,
-    keep_work: bool = True,
+    keep_work: bool = False,
     progress: StageProgress = no_progress,
     alignment: str | Path | None = None,
     cluster: ClusterOptions | None = None,
@@ -536,7 +538,9 @@ def monolingual_paraphrases(
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
     `cluster`, `on_start`, `shown_names` as in :func:`pivot_paraphrases`; the Sultan aligner
     runs on the same cluster (`workers`: its local processes when no `cluster` is given). As
-    for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``.
+    for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``;
+    `work_dir`, `restart` and `keep_work` too (the work directory is deleted on success unless
+    `keep_work`).
     """
     options = _options(options)
     if max_groups is not None:  # -1 was islice's ValueError, 0 'no sentence pair in FILE'
