@@ -990,3 +990,26 @@ def test_a_model_report_with_half_a_surrogate_pair_is_refused_at_its_line(tmp_pa
     assert main(["similarity", "--model", str(report), "--pairs", str(pairs), "--format", "json"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err and f"{report}:3: " in err
+
+
+def test_similarity_aligner_exact_on_token_lists_signs_no_spacy_and_parses_nothing(tmp_path, capsys, spacy_calls):
+    """`similarity --aligner exact` reads tokens alone, as the library's similarity_many does:
+    a JSON input of token lists goes through no spaCy model (no spacy part in its record's
+    signature, the library's for the same pairs), a text row through spaCy's tokenizer alone,
+    which the spacy part then names. Before, every row was parsed and the run signed spaCy."""
+    from paralign.similarity import similarity_many
+
+    pairs = [(["A", "cat", "sat"], ["a", "cat", "slept"]), (["Two", "dogs"], ["two", "dogs", "ran"])]
+    given = tmp_path / "given.jsonl"
+    given.write_text("".join(json.dumps({"source": s, "target": t}) + "\n" for s, t in pairs), encoding="utf-8")
+    assert main(["similarity", "--pairs", str(given), "--aligner", "exact", "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    library = similarity_many(pairs, aligner="exact")
+    assert (record["scores"], record["signature"]) == (list(library.scores), library.signature)
+    assert "spacy" not in record["signature"]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(given.read_text(encoding="utf-8") + json.dumps({"source": "A cat sat.", "target": "A cat."}) + "\n",
+                     encoding="utf-8")
+    assert main(["similarity", "--pairs", str(mixed), "--aligner", "exact", "--format", "json"]) == 0
+    assert "|spacy:" in json.loads(capsys.readouterr().out)["signature"]  # its tokenizer split the text row
+    assert spacy_calls["pipe"] == 0

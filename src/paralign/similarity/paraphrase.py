@@ -235,7 +235,9 @@ def evaluate_paraphrase(
     sig = _neural_parts_checked(classifier, signal, feature_set, cross_encoder, encoder, device)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
-    align = functools.partial(align_pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+    # parsed whatever the aligner: the features read tags, the cross-encoder texts
+    align = functools.partial(align_pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress,
+                              parse=True)
     train_batch = align([(a, b) for a, b, _ in train])
     test_batch = align([(a, b) for a, b, _ in test])
     if classifier == "features":
