@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -963,7 +964,7 @@ def test_align_default_aligner_is_sultan_as_before(tmp_path: Path, capsys) -> No
 
 SULTAN_OPTIONS = [["--similarity", "wordnet"], ["--ppdb-sim", "0.9"], ["--w", "0.9"], ["--no-word-similarity"],
                   ["--no-dependencies"], ["--no-text-context"], ["--no-stop-words"], ["--stop-word-sequences"],
-                  ["--preset", "default"], ["--preset", "paraphrase"], ["--paper"], ["--context-links", "1"],
+                  ["--paper"], ["--context-links", "1"],
                   ["--encoder", "x"], ["--device", "cpu"], ["--min-confidence", "0.5"]]
 
 
@@ -979,6 +980,30 @@ def test_an_option_of_the_sultan_aligner_with_aligner_exact_is_a_usage_error(
     assert main([command, *given, "--aligner", "exact", *option]) == 2
     err = capsys.readouterr().err
     assert f"--aligner exact takes no option of the sultan aligner ({option[0]})" in err
+
+
+@pytest.mark.parametrize("command", ["align", "evaluate-aligner"])
+def test_aligner_exact_takes_preset_default_its_one_option_set_and_refuses_another(
+        command: str, tmp_path: Path, capsys) -> None:
+    """`--preset default` names the only option set the exact aligner has: taken (the same output
+    as without it), as the web API takes ``"aligner": "exact", "preset": "default"``, which its
+    pages send with every aligner; another preset is refused with the similarity commands' and the
+    API's message (registry.preset_clash). Before, align and evaluate-aligner refused --preset
+    default as an option of the sultan aligner, while the API took it."""
+    src = tmp_path / "in.tsv"
+    src.write_text("a b\ta b\n", encoding="utf-8")
+    given = [str(src), "--format", "json"] if command == "align" else ["--gold", str(DEMO / "gold.jsonl")]
+    assert main([command, *given, "--aligner", "exact"]) == 0
+    alone = capsys.readouterr().out
+    assert main([command, *given, "--aligner", "exact", "--preset", "default"]) == 0
+    typed = capsys.readouterr().out
+    if command == "evaluate-aligner":  # its timings differ run to run
+        alone, typed = (re.sub(r"\d+(\.\d+)?", "N", out.split("time")[0] + out.split("\n")[-2])
+                        for out in (alone, typed))
+    assert typed == alone
+    assert main([command, *given, "--aligner", "exact", "--preset", "paraphrase"]) == 2
+    assert ("--aligner exact has no preset but default (--preset paraphrase): the exact-match baseline links "
+            "identical words only; leave --preset out") in capsys.readouterr().err
 
 
 def test_aligner_contextual_with_another_preset_is_a_usage_error_naming_both(tmp_path: Path, capsys) -> None:
@@ -1014,7 +1039,7 @@ def test_align_help_names_the_aligners_and_how_contextual_and_exact_take_the_opt
     text = " ".join(capsys.readouterr().out.split())
     assert "--aligner {sultan,contextual,exact}" in text
     assert "contextual (another spelling of --preset contextual" in text
-    assert "exact (the exact-match baseline" in text and "--preset included, are a usage error" in text
+    assert "exact (the exact-match baseline" in text and "and a --preset but default, are a usage error" in text
 
 
 def test_align_signs_the_inputs_own_tokens_apart_from_spacys(tmp_path: Path, capsys) -> None:
