@@ -105,9 +105,10 @@ def test_align_pairs_with_the_exact_aligner_parses_nothing_and_signs_spacy_where
     assert [item.alignment for item in items] == [
         exact_match_aligner(annotate(text[0]), annotate(text[1])), exact_match_aligner(*tokens),
         exact_match_aligner(mixed[0], annotate(mixed[1]))]
-    assert items[1].signature == f"aligner:exact|version:{__version__}"  # no spaCy read either side
+    assert items[1].signature == f"aligner:exact|tok:none|version:{__version__}"  # no spaCy read either side
     assert items[0].signature is not None and items[2].signature is not None
     assert "|spacy:" in items[0].signature and "|spacy:" in items[2].signature  # its tokenizer split a text
+    assert "tok:" not in items[0].signature and "|tok:none/spacy|" in items[2].signature  # as align signs them
     calls = spacy_calls["pipe"]
     parsed = align_pairs([tokens], aligner="exact", parse=True)  # a caller that reads lemmas asks for the parse
     assert spacy_calls["pipe"] == calls + 1

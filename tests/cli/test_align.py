@@ -1072,6 +1072,32 @@ def test_align_signs_the_inputs_own_tokens_apart_from_spacys(tmp_path: Path, cap
     assert len(links) == 2  # the Pharaoh lines differ: the signatures must too
 
 
+@pytest.mark.parametrize("aligner", [["--aligner", "exact"], ["--similarity", "none"]])
+def test_align_signs_a_record_given_tokens_on_one_side_by_each_sides_tokenizer(aligner, tmp_path: Path, capsys) -> None:
+    """A JSON record giving one side as a token list and the other as text is aligned on the
+    list's tokens and spaCy's of the text: its signature says so, each side's tokenizer source
+    first (``tok:none/spacy``, ``tok:spacy/none``), beside ``tok:none`` for two lists and none
+    for two texts; the library's align_pairs signs the same pairs alike (its records are align's
+    but the line). Before, such a pair signed as if spaCy had split both sides."""
+    from paralign.aligners.batch import align_pairs
+    from paralign.aligners.signature import alignment_signature
+
+    pairs = [(["The", "cat's", "toy"], "The cat's toy."), ("The cat's toy.", ["the", "cat's", "toy"]),
+             (["The", "cat"], ["the", "cat"]), ("The cat sat.", "The cat slept.")]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"source": s, "target": t}) + "\n" for s, t in pairs), encoding="utf-8")
+    assert main(["align", str(src), *aligner, "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    built = build_parser_aligner(aligner)
+    signs = [record["signature"] for record in records]
+    spacy = alignment_signature(built)
+    assert signs == [spacy.replace("|spacy:", "|tok:none/spacy|spacy:"), spacy.replace("|spacy:", "|tok:spacy/none|spacy:"),
+                     signs[2], spacy]
+    assert "|tok:none|" in signs[2]
+    batch = align_pairs(pairs, aligner=built.align_sentences if aligner[1] == "none" else "exact")
+    assert [{"line": n, **item.to_dict()} for n, item in enumerate(batch.items, start=1) if item is not None] == records
+
+
 def build_parser_aligner(options: list[str]):
     """The aligner align builds from these options."""
     from paralign.cli import build_parser

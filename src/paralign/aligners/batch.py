@@ -10,7 +10,7 @@ Not for: reading input files (:mod:`paralign.corpora.sentence_pairs`) or scoring
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
@@ -70,15 +70,24 @@ def given_tokens(item: object) -> bool:
 @dataclass(frozen=True, slots=True)
 class PairSignatures:
     """The signature of each pair's alignment (:func:`~.signature.alignment_signature`), by
-    what read its sides: `spacy`'s when a spaCy model did (tokenised a text, or parsed), `given`'s
-    when both sides are token lists that no spaCy model read (the exact aligner on tokens alone:
-    no ``spacy`` part). Strings only, so a chunk's task pickles small for a worker."""
+    which of its sides are given as token lists (:func:`given_tokens`), as ``paralign align``
+    signs an input pair: ``tok:none`` for both (``tok:none/spacy`` or ``spacy/none`` for one),
+    and no ``spacy`` part when both are and no spaCy model read them (the exact aligner on
+    tokens alone). Strings only, so a chunk's task pickles small for a worker."""
 
-    spacy: str | None
-    given: str | None
+    by_sides: Mapping[tuple[bool, bool], str]
+
+    @classmethod
+    def of(cls, aligner: AlignFunction | None, parse: bool) -> PairSignatures:
+        """The signatures of `aligner`'s alignments, its sentences parsed (`parse`) or not."""
+        from .signature import alignment_signature, tokens_part
+
+        return cls({(source, target): alignment_signature(aligner, given_tokens=source and target and not parse,
+                                                          **tokens_part((source, target)))
+                    for source in (False, True) for target in (False, True)})
 
     def __call__(self, source: TextLike, target: TextLike) -> str | None:
-        return self.given if given_tokens(source) and given_tokens(target) else self.spacy
+        return self.by_sides[given_tokens(source), given_tokens(target)]
 
 
 def _annotate_chunk(annotator: Annotator | None, texts: list[TextLike], parse: bool = True) -> list[Sentence | str]:
@@ -160,7 +169,10 @@ def align_pairs(
     :func:`~paralign.similarity.similarity_many` takes it (a function or a name). Each aligned
     pair carries its aligner's signature (:func:`~paralign.aligners.signature.alignment_signature`),
     so that its :meth:`~paralign.alignment.AlignedSentences.to_dict` is the record
-    ``paralign align --format json`` writes (which adds the pair's input line).
+    ``paralign align --format json`` writes (which adds the pair's input line): with ``tok:none``
+    for a pair of token lists (the caller's own tokens), ``tok:none/spacy`` (``spacy/none``) for a
+    pair of a token list and a text, as ``align`` signs a JSON record's (a Sentence is taken as
+    :func:`paralign.annotate` made it, on spaCy's tokens).
 
     `parse`: whether texts and token lists are tagged and parsed by spaCy; None: as the aligner
     reads them. The exact aligner reads tokens alone (as ``align --aligner exact`` does): a text
@@ -170,14 +182,12 @@ def align_pairs(
     passes True. Why: the exact aligner's batches were parsed whole for links between equal
     lower-cased tokens, and signed the spaCy model on token lists no model read.
     """
-    from .signature import alignment_signature
-
     check_annotator(annotator)
     check_progress(progress)
     aligner = resolve_aligner(aligner)  # a name was called: every pair failed, "'str' object is not callable"
     if parse is None:
         parse = not is_exact_aligner(aligner)
-    signed = PairSignatures(alignment_signature(aligner), alignment_signature(aligner, given_tokens=not parse))
+    signed = PairSignatures.of(aligner, parse)
     results = run_chunks(
         functools.partial(_align_chunk, aligner, annotator, signed, parse),
         check_pairs(pairs),
