@@ -55,7 +55,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
     pair_texts,
     saved_model_digest,
 )
-from .scores import map_aligned, score_aligned, training_sentences
+from .scores import all_given, map_aligned, parses_nothing, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature, training_id
 from .thresholds import (
@@ -208,7 +208,8 @@ def evaluate_paraphrase(
     aligner with the ``paraphrase`` preset
     (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
     default options on held-out MSRP training folds). A trainable signal (IDF) is fitted on the
-    training sentences first.
+    training sentences first. Over the exact aligner, a signal that reads tokens alone
+    (:func:`~.scores.parses_nothing`) has its pairs tokenised, not parsed.
 
     ``cross_encoder`` (default: on for the feature sets of :data:`CROSS_ENCODER_SETS`, i.e.
     ``alignment+mt+embedding``) also fine-tunes the encoder as a cross-encoder on the training
@@ -235,9 +236,11 @@ def evaluate_paraphrase(
     sig = _neural_parts_checked(classifier, signal, feature_set, cross_encoder, encoder, device)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
-    # parsed whatever the aligner: the features read tags, the cross-encoder texts
+    # tokens alone where the signal reads no more over the exact aligner (parses_nothing); else parsed:
+    # the features read tags, the cross-encoder texts
+    alone = classifier != "features" and sig is not None and parses_nothing(sig, aligner)
     align = functools.partial(align_pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress,
-                              parse=True)
+                              parse=not alone)
     train_batch = align([(a, b) for a, b, _ in train])
     test_batch = align([(a, b) for a, b, _ in test])
     if classifier == "features":
@@ -257,7 +260,8 @@ def evaluate_paraphrase(
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None,
-                                     encoder=encoder, train=training_id(train))
+                                     encoder=encoder, train=training_id(train),
+                                     given_tokens=alone and all_given((a, b) for a, b, _ in [*train, *test]))
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
 

@@ -147,13 +147,15 @@ def paraphrase_signature(
     fine_tuning: Any = None,
     encoder: str | os.PathLike[str] | None = None,
     train: str | None = None,
+    given_tokens: bool = False,
 ) -> str:
     """The signature of a paraphrase identification: the classifier and its settings (the
     ``signal`` classifier's signal, or the ``features`` classifier's feature set, L2 and
     cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner, and the encoder
     that the features or the cross-encoder ran (`encoder`: its model, as
     :class:`paralign.neural.Encoder` takes it; None: the ``PARALIGN_ENCODER`` setting) or the
-    neural signal's own; `train`: the training pairs' :func:`training_id`."""
+    neural signal's own; `train`: the training pairs' :func:`training_id`; `given_tokens`: as
+    :func:`similarity_signature` takes it (no spaCy model read a pair: no ``spacy`` part)."""
     parts: dict[str, object] = {"classifier": classifier}
     if classifier == "signal" and signal is not None:
         parts["signal"] = getattr(signal, "name", signal)
@@ -171,7 +173,7 @@ def paraphrase_signature(
 
         neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
         parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))
-    parts.update(environment_parts(aligner, stopwords=True))  # the features' content words
+    parts.update(environment_parts(aligner, stopwords=True, given_tokens=given_tokens))  # the features' content words
     return join_signature(parts)
 
 
