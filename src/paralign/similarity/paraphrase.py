@@ -208,8 +208,7 @@ def evaluate_paraphrase(
     aligner with the ``paraphrase`` preset
     (:data:`PARAPHRASE_PRESET`: options chosen on paraphrase alignments, and better than the
     default options on held-out MSRP training folds). A trainable signal (IDF) is fitted on the
-    training sentences first. Over the exact aligner, a signal that reads tokens alone
-    (:func:`~.scores.parses_nothing`) has its pairs tokenised, not parsed.
+    training sentences first.
 
     ``cross_encoder`` (default: on for the feature sets of :data:`CROSS_ENCODER_SETS`, i.e.
     ``alignment+mt+embedding``) also fine-tunes the encoder as a cross-encoder on the training
@@ -236,13 +235,8 @@ def evaluate_paraphrase(
     sig = _neural_parts_checked(classifier, signal, feature_set, cross_encoder, encoder, device)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
-    # tokens alone where the signal reads no more over the exact aligner (parses_nothing); else parsed:
-    # the features read tags, the cross-encoder texts
-    alone = classifier != "features" and sig is not None and parses_nothing(sig, aligner)
-    align = functools.partial(align_pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress,
-                              parse=not alone)
-    train_batch = align([(a, b) for a, b, _ in train])
-    test_batch = align([(a, b) for a, b, _ in test])
+    train_batch, test_batch, alone = _align_splits(train, test, classifier, sig, aligner, annotator=annotator,
+                                                   workers=workers, progress=progress)
     if classifier == "features":
         assert penalty is not None and feature_set is not None  # both set above for this classifier
         result, train_failures, test_failures = features_evaluation(
@@ -264,6 +258,18 @@ def evaluate_paraphrase(
                                      given_tokens=alone and all_given((a, b) for a, b, _ in [*train, *test]))
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+
+
+def _align_splits(train: Sequence[tuple[TextLike, TextLike, bool]], test: Sequence[tuple[TextLike, TextLike, bool]],
+                  classifier: str, sig: Signal | None, aligner: AlignFunction, **batch: Any,
+                  ) -> tuple[AlignedBatch, AlignedBatch, bool]:
+    """Both splits aligned (`batch`: :func:`align_pairs`' annotator, workers, progress), and
+    whether by tokens alone: over the exact aligner, for a signal that reads no more
+    (:func:`~.scores.parses_nothing`); else parsed, as the features read tags, a cross-encoder texts."""
+    alone = classifier != "features" and sig is not None and parses_nothing(sig, aligner)
+    aligned = [align_pairs([(a, b) for a, b, _ in split], aligner=aligner, parse=not alone, **batch)
+               for split in (train, test)]
+    return aligned[0], aligned[1], alone
 
 
 def _neural_parts_checked(classifier: str, signal: str | Signal | None, feature_set: str | None,
