@@ -410,3 +410,22 @@ def renamed_encoder(tmp_path_factory) -> str:
     for item in model_directory().iterdir():
         (folder / item.name).symlink_to(item)
     return str(folder)
+
+
+# -- what spaCy was asked to do (the exact aligner's paths: tokens alone, no parse) -------------
+@pytest.fixture
+def spacy_calls(monkeypatch) -> dict[str, int]:
+    """How many times, from now on, any Annotator parsed (``pipe``: tagger, parser, lemmas) and
+    tokenised alone (``tokenize``), each call still made for real."""
+    from paralign.nlp import Annotator
+
+    calls = {"pipe": 0, "tokenize": 0}
+    for name in calls:
+        original = getattr(Annotator, name)
+
+        def spy(self, *args, _name=name, _original=original, **kwargs):  # type: ignore[no-untyped-def]
+            calls[_name] += 1
+            return _original(self, *args, **kwargs)
+
+        monkeypatch.setattr(Annotator, name, spy)
+    return calls

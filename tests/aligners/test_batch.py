@@ -82,3 +82,35 @@ def test_a_text_of_escaped_white_space_is_blank() -> None:
     """"&nbsp;" and "&#8203;" (a zero-width space) show nothing: annotation reads them so."""
     assert is_blank(" &nbsp;&#8203; ")
     assert not is_blank("&amp;")
+
+
+def test_align_pairs_with_the_exact_aligner_parses_nothing_and_signs_spacy_where_it_tokenised(spacy_calls) -> None:
+    """The exact aligner reads tokens alone, as ``align --aligner exact`` does: align_pairs gives a
+    text spaCy's tokenizer's tokens (those a parse gives) and a token list no spaCy, and a pair
+    of token lists signs no ``spacy`` part. Before, every sentence was parsed, and every pair
+    signed the spaCy model, token lists too."""
+    from paralign._version import __version__
+    from paralign.nlp import annotate
+
+    text = ("The cat’s toy didn't stop.", "the cat's toy did not stop!")
+    tokens = (["A", "cat", "sat"], ["a", "Cat", "slept"])
+    mixed = (["The", "cat"], "The cat sat.")
+    batch = align_pairs([text, tokens, mixed], aligner="exact")
+    assert spacy_calls == {"pipe": 0, "tokenize": 1}
+    assert not batch.failures
+    items = [item for item in batch.items if item is not None]
+    assert [item.source.tokens for item in items] == [annotate(text[0]).tokens, tuple(tokens[0]), tuple(mixed[0])]
+    assert [item.target.tokens for item in items] == [annotate(text[1]).tokens, tuple(tokens[1]),
+                                                      annotate(mixed[1]).tokens]
+    assert [item.alignment for item in items] == [
+        exact_match_aligner(annotate(text[0]), annotate(text[1])), exact_match_aligner(*tokens),
+        exact_match_aligner(mixed[0], annotate(mixed[1]))]
+    assert items[1].signature == f"aligner:exact|tok:none|version:{__version__}"  # no spaCy read either side
+    assert items[0].signature is not None and items[2].signature is not None
+    assert "|spacy:" in items[0].signature and "|spacy:" in items[2].signature  # its tokenizer split a text
+    assert "tok:" not in items[0].signature and "|tok:none/spacy|" in items[2].signature  # as align signs them
+    calls = spacy_calls["pipe"]
+    parsed = align_pairs([tokens], aligner="exact", parse=True)  # a caller that reads lemmas asks for the parse
+    assert spacy_calls["pipe"] == calls + 1
+    signed = parsed.items[0].signature if parsed.items[0] is not None else None
+    assert signed is not None and "|spacy:" in signed

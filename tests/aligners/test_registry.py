@@ -120,12 +120,14 @@ def test_a_label_and_a_preset_together_are_refused() -> None:
 
 def test_preset_clash_is_why_a_preset_cannot_go_with_an_aligner() -> None:
     """The one check of the commands' --aligner/--preset and the web API's fields: a preset asked
-    of the exact aligner, or another than contextual of the contextual aligner, is named with it;
-    none asked (None), or the sultan aligner's, is fine."""
+    of the exact aligner but default (its one option set, which the web pages send with every
+    aligner), or another than contextual of the contextual aligner, is named with it; none asked
+    (None), or the sultan aligner's, is fine."""
     assert preset_clash("exact", None) is None and preset_clash("contextual", "contextual") is None
     assert preset_clash("sultan", "paper") is None and preset_clash("contextual", None) is None
-    assert preset_clash("exact", "paper").startswith("--aligner exact takes no preset (--preset paper)")
+    assert preset_clash("exact", "default") is None
+    assert preset_clash("exact", "paper").startswith("--aligner exact has no preset but default (--preset paper)")
     assert preset_clash("contextual", "paper") == ("--aligner contextual is --preset contextual (the contextual "
                                                    "aligner), not --preset paper: give one of them")
-    named = preset_clash("exact", "default", lambda name, value: f"{name}={value}")
-    assert named.startswith("aligner=exact takes no preset (preset=default)")
+    named = preset_clash("exact", "paraphrase", lambda name, value: f"{name}={value}")
+    assert named.startswith("aligner=exact has no preset but default (preset=paraphrase)")

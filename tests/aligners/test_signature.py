@@ -97,6 +97,13 @@ def test_the_inputs_own_tokens_sign_tok_none_before_spacy_and_spacys_tokens_noth
     assert parts(alignment_signature(exact, **tokens_part(True)))["tok"] == "none"
 
 
+def test_a_pair_given_tokens_on_one_side_signs_each_sides_tokenizer_source_first() -> None:
+    """A JSON record of a token list and a text is aligned on the list's tokens and spaCy's:
+    ``none/spacy`` (``spacy/none``), where a flag per side is given; both or neither as before."""
+    assert tokens_part((True, False)) == {"tok": "none/spacy"} and tokens_part((False, True)) == {"tok": "spacy/none"}
+    assert tokens_part((True, True)) == tokens_part(True) and tokens_part((False, False)) == tokens_part(False)
+
+
 def test_an_unknown_alignment_function_is_named_by_its_label() -> None:
     def mine(source, target):  # pragma: no cover - never called
         raise AssertionError

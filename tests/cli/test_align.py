@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -963,7 +964,7 @@ def test_align_default_aligner_is_sultan_as_before(tmp_path: Path, capsys) -> No
 
 SULTAN_OPTIONS = [["--similarity", "wordnet"], ["--ppdb-sim", "0.9"], ["--w", "0.9"], ["--no-word-similarity"],
                   ["--no-dependencies"], ["--no-text-context"], ["--no-stop-words"], ["--stop-word-sequences"],
-                  ["--preset", "default"], ["--preset", "paraphrase"], ["--paper"], ["--context-links", "1"],
+                  ["--paper"], ["--context-links", "1"],
                   ["--encoder", "x"], ["--device", "cpu"], ["--min-confidence", "0.5"]]
 
 
@@ -979,6 +980,30 @@ def test_an_option_of_the_sultan_aligner_with_aligner_exact_is_a_usage_error(
     assert main([command, *given, "--aligner", "exact", *option]) == 2
     err = capsys.readouterr().err
     assert f"--aligner exact takes no option of the sultan aligner ({option[0]})" in err
+
+
+@pytest.mark.parametrize("command", ["align", "evaluate-aligner"])
+def test_aligner_exact_takes_preset_default_its_one_option_set_and_refuses_another(
+        command: str, tmp_path: Path, capsys) -> None:
+    """`--preset default` names the only option set the exact aligner has: taken (the same output
+    as without it), as the web API takes ``"aligner": "exact", "preset": "default"``, which its
+    pages send with every aligner; another preset is refused with the similarity commands' and the
+    API's message (registry.preset_clash). Before, align and evaluate-aligner refused --preset
+    default as an option of the sultan aligner, while the API took it."""
+    src = tmp_path / "in.tsv"
+    src.write_text("a b\ta b\n", encoding="utf-8")
+    given = [str(src), "--format", "json"] if command == "align" else ["--gold", str(DEMO / "gold.jsonl")]
+    assert main([command, *given, "--aligner", "exact"]) == 0
+    alone = capsys.readouterr().out
+    assert main([command, *given, "--aligner", "exact", "--preset", "default"]) == 0
+    typed = capsys.readouterr().out
+    if command == "evaluate-aligner":  # its timings differ run to run
+        alone, typed = (re.sub(r"\d+(\.\d+)?", "N", out.split("time")[0] + out.split("\n")[-2])
+                        for out in (alone, typed))
+    assert typed == alone
+    assert main([command, *given, "--aligner", "exact", "--preset", "paraphrase"]) == 2
+    assert ("--aligner exact has no preset but default (--preset paraphrase): the exact-match baseline links "
+            "identical words only; leave --preset out") in capsys.readouterr().err
 
 
 def test_aligner_contextual_with_another_preset_is_a_usage_error_naming_both(tmp_path: Path, capsys) -> None:
@@ -1014,7 +1039,7 @@ def test_align_help_names_the_aligners_and_how_contextual_and_exact_take_the_opt
     text = " ".join(capsys.readouterr().out.split())
     assert "--aligner {sultan,contextual,exact}" in text
     assert "contextual (another spelling of --preset contextual" in text
-    assert "exact (the exact-match baseline" in text and "--preset included, are a usage error" in text
+    assert "exact (the exact-match baseline" in text and "and a --preset but default, are a usage error" in text
 
 
 def test_align_signs_the_inputs_own_tokens_apart_from_spacys(tmp_path: Path, capsys) -> None:
@@ -1045,6 +1070,32 @@ def test_align_signs_the_inputs_own_tokens_apart_from_spacys(tmp_path: Path, cap
     assert signatures[False] == spacy_tokens and "tok:" not in spacy_tokens  # as it always was
     assert signatures[True] == spacy_tokens.replace("|spacy:", "|tok:none|spacy:")
     assert len(links) == 2  # the Pharaoh lines differ: the signatures must too
+
+
+@pytest.mark.parametrize("aligner", [["--aligner", "exact"], ["--similarity", "none"]])
+def test_align_signs_a_record_given_tokens_on_one_side_by_each_sides_tokenizer(aligner, tmp_path: Path, capsys) -> None:
+    """A JSON record giving one side as a token list and the other as text is aligned on the
+    list's tokens and spaCy's of the text: its signature says so, each side's tokenizer source
+    first (``tok:none/spacy``, ``tok:spacy/none``), beside ``tok:none`` for two lists and none
+    for two texts; the library's align_pairs signs the same pairs alike (its records are align's
+    but the line). Before, such a pair signed as if spaCy had split both sides."""
+    from paralign.aligners.batch import align_pairs
+    from paralign.aligners.signature import alignment_signature
+
+    pairs = [(["The", "cat's", "toy"], "The cat's toy."), ("The cat's toy.", ["the", "cat's", "toy"]),
+             (["The", "cat"], ["the", "cat"]), ("The cat sat.", "The cat slept.")]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps({"source": s, "target": t}) + "\n" for s, t in pairs), encoding="utf-8")
+    assert main(["align", str(src), *aligner, "--format", "json"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    built = build_parser_aligner(aligner)
+    signs = [record["signature"] for record in records]
+    spacy = alignment_signature(built)
+    assert signs == [spacy.replace("|spacy:", "|tok:none/spacy|spacy:"), spacy.replace("|spacy:", "|tok:spacy/none|spacy:"),
+                     signs[2], spacy]
+    assert "|tok:none|" in signs[2]
+    batch = align_pairs(pairs, aligner=built.align_sentences if aligner[1] == "none" else "exact")
+    assert [{"line": n, **item.to_dict()} for n, item in enumerate(batch.items, start=1) if item is not None] == records
 
 
 def build_parser_aligner(options: list[str]):

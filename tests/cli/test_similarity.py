@@ -162,13 +162,15 @@ def test_a_preset_the_aligner_has_not_is_a_usage_error_naming_both(inputs, capsy
     it: a usage error naming both now, before any input is read (the files here do not exist),
     the one check of the web API's "aligner" and "preset" too (registry.preset_clash). A preset
     typed with exact is refused even when it is the command's own (evaluate-paraphrase's
-    paraphrase, or default), as align refuses --preset default with it; none typed is none."""
-    for aligner, preset in (("exact", "paper"), ("exact", "default"), ("exact", "paraphrase"),
+    paraphrase), but default, the only option set exact has, is taken, as align and the web API
+    take it; none typed is none."""
+    for aligner, preset in (("exact", "paper"), ("exact", "paraphrase"),
                             ("contextual", "paraphrase"), ("contextual", "default")):
         assert main([*inputs, "--aligner", aligner, "--preset", preset]) == 2
         err = capsys.readouterr().err
         assert f"--aligner {aligner}" in err and f"--preset {preset}" in err and "missing" not in err, err
-    for options in (["--aligner", "exact"], ["--aligner", "contextual", "--preset", "contextual"], ["--preset", "paper"]):
+    for options in (["--aligner", "exact"], ["--aligner", "exact", "--preset", "default"],
+                    ["--aligner", "contextual", "--preset", "contextual"], ["--preset", "paper"]):
         assert main([*inputs, *options]) == 2  # no clash: on to the input, which is missing
         assert "missing.tsv" in capsys.readouterr().err
 
@@ -990,3 +992,26 @@ def test_a_model_report_with_half_a_surrogate_pair_is_refused_at_its_line(tmp_pa
     assert main(["similarity", "--model", str(report), "--pairs", str(pairs), "--format", "json"]) == 1
     out, err = capsys.readouterr()
     assert out == "" and "Traceback" not in err and f"{report}:3: " in err
+
+
+def test_similarity_aligner_exact_on_token_lists_signs_no_spacy_and_parses_nothing(tmp_path, capsys, spacy_calls):
+    """`similarity --aligner exact` reads tokens alone, as the library's similarity_many does:
+    a JSON input of token lists goes through no spaCy model (no spacy part in its record's
+    signature, the library's for the same pairs), a text row through spaCy's tokenizer alone,
+    which the spacy part then names. Before, every row was parsed and the run signed spaCy."""
+    from paralign.similarity import similarity_many
+
+    pairs = [(["A", "cat", "sat"], ["a", "cat", "slept"]), (["Two", "dogs"], ["two", "dogs", "ran"])]
+    given = tmp_path / "given.jsonl"
+    given.write_text("".join(json.dumps({"source": s, "target": t}) + "\n" for s, t in pairs), encoding="utf-8")
+    assert main(["similarity", "--pairs", str(given), "--aligner", "exact", "--format", "json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    library = similarity_many(pairs, aligner="exact")
+    assert (record["scores"], record["signature"]) == (list(library.scores), library.signature)
+    assert "spacy" not in record["signature"]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text(given.read_text(encoding="utf-8") + json.dumps({"source": "A cat sat.", "target": "A cat."}) + "\n",
+                     encoding="utf-8")
+    assert main(["similarity", "--pairs", str(mixed), "--aligner", "exact", "--format", "json"]) == 0
+    assert "|spacy:" in json.loads(capsys.readouterr().out)["signature"]  # its tokenizer split the text row
+    assert spacy_calls["pipe"] == 0

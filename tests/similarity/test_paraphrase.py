@@ -175,3 +175,29 @@ def test_a_missing_neural_extra_is_told_before_any_pair_is_aligned(options, monk
     with pytest.raises(ExtraMissingError, match=r"pip install 'paralign\[neural\]'"):
         evaluate_paraphrase(GOOD, GOOD, aligner=aligner, **options)
     assert aligned == []
+
+
+def test_the_signal_classifier_over_the_exact_aligner_parses_nothing_where_the_signal_reads_tokens(spacy_calls) -> None:
+    """evaluate_paraphrase --classifier signal --aligner exact with sultan2014 (tokens alone, as
+    the exact aligner) tokenises its pairs, the figures those of parsed pairs; token lists sign
+    no spaCy model. The features classifier reads tags and still parses. Before, every pair of
+    the signal classifier was parsed."""
+    from paralign._version import __version__
+    from paralign.nlp import annotate
+
+    train = [("The cats didn't sleep.", "the cat did not sleep", True), ("A man plays.", "Two dogs ran!", False),
+             ("It rained on 3 mats.", "It rained on 3 mats", True)]
+    test = [("A cat slept.", "a cat slept", True), ("Nobody came.", "Everybody left.", False)]
+    result = evaluate_paraphrase(train, test, classifier="signal", aligner="exact")
+    assert spacy_calls["pipe"] == 0
+    parsed = [(annotate(a), annotate(b), label) for a, b, label in train]
+    expected = evaluate_paraphrase(parsed, [(annotate(a), annotate(b), label) for a, b, label in test],
+                                   classifier="signal", aligner="exact")
+    assert (result.test, result.train, result.threshold) == (expected.test, expected.train, expected.threshold)
+    assert result.signature is not None and "|spacy:" in result.signature  # spaCy's tokenizer split the texts
+    lists = [(a.split(), b.split(), label) for a, b, label in train]
+    alone = evaluate_paraphrase(lists, lists, classifier="signal", aligner="exact").signature
+    assert alone is not None and alone.endswith(f"|aligner:exact|version:{__version__}")
+    calls = spacy_calls["pipe"]
+    evaluate_paraphrase(train, test, classifier="features", feature_set="alignment", aligner="exact")
+    assert spacy_calls["pipe"] > calls

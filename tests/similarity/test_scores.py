@@ -39,3 +39,30 @@ def test_an_aligner_may_be_given_by_name() -> None:
         similarity_many(pairs, aligner="sultan:nosuch")
     with pytest.raises(InputTypeError, match="aligner must be an alignment function .get_aligner, an Aligner. or a name, not int"):
         similarity_many(pairs, aligner=3)
+
+
+def test_similarity_over_the_exact_aligner_parses_nothing_where_the_signal_reads_tokens(spacy_calls) -> None:
+    """sultan2014 and the other unweighted proportions read tokens alone, as the exact aligner
+    does: the pairs are tokenised, not parsed (similarity and evaluate-sts --aligner exact parsed
+    every sentence, about 70% of their time on STS 2013), with the scores a parse gives; token
+    lists sign no spaCy model. An IDF signal reads lemmas: its pairs are still parsed."""
+    from paralign._version import __version__
+    from paralign.nlp import annotate
+    from paralign.similarity.signals import fit_signal
+
+    texts = [("The cats didn't sleep on 3 mats.", "the cat did not sleep on three mats"),
+             ("A man is playing a flute.", "A man plays the flute!")]
+    lists = [(["A", "cat", "sat", "on", "1", "mat"], ["a", "cat", "sat"])]
+    parsed = [(annotate(a), annotate(b)) for a, b in texts]  # Sentences pass through: as before
+    for signal in ("sultan2014", "sultan2015", "numbers", "all-words", "mean-proportion"):
+        calls = dict(spacy_calls)
+        batch = similarity_many(texts + lists, signal=signal, aligner="exact")
+        assert (spacy_calls["pipe"], spacy_calls["tokenize"]) == (calls["pipe"], calls["tokenize"] + 1), signal
+        assert batch.scores == similarity_many(parsed + lists, signal=signal, aligner="exact").scores, signal
+        assert batch.signature is not None and "|spacy:" in batch.signature  # spaCy's tokenizer read the texts
+    alone = similarity_many(lists, aligner="exact")
+    assert alone.signature == f"signal:sultan2014|aligner:exact|version:{__version__}"
+    idf = fit_signal("idf", [annotate(a) for a, _ in texts])
+    calls = spacy_calls["pipe"]
+    weighted = similarity_many(lists, signal=idf, aligner="exact")
+    assert spacy_calls["pipe"] == calls + 1 and weighted.signature is not None and "|spacy:" in weighted.signature

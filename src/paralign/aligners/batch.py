@@ -10,21 +10,21 @@ Not for: reading input files (:mod:`paralign.corpora.sentence_pairs`) or scoring
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
 from ..corpora.sentence_pairs import InputPair
 from ..errors import SETUP_ERRORS, check_pairs, check_progress
-from ..nlp import Annotator, check_annotator, default_annotator
+from ..nlp import Annotator, TextOrTokens, check_annotator, default_annotator
 from ..sentence import Sentence
 from ..workers import Progress, describe_error, in_steps, iter_chunk_results, run_chunks
-from .registry import default_aligner, resolve_aligner
+from .exact import ExactAligner
+from .registry import default_aligner, is_exact_aligner, resolve_aligner
 
 if TYPE_CHECKING:  # pragma: no cover
     from .contextual import ContextualAligner
-    from .exact import ExactAligner
     from .sultan import Aligner
 
 TextLike = str | Sequence[str] | Sentence
@@ -61,19 +61,54 @@ class AlignedBatch:
         return len(self.items)
 
 
-def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentence | str]:
-    """Annotate texts (Sentences pass through); a failing item becomes its error message."""
-    todo = [(k, t) for k, t in enumerate(texts) if not isinstance(t, Sentence)]
+def given_tokens(item: object) -> bool:
+    """Whether a side of a pair is given as tokens (a token list: no spaCy tokenises it), not a
+    text or an annotated Sentence (taken as :func:`paralign.annotate` made it, on spaCy's tokens)."""
+    return not isinstance(item, str | Sentence)
+
+
+@dataclass(frozen=True, slots=True)
+class PairSignatures:
+    """The signature of each pair's alignment (:func:`~.signature.alignment_signature`), by
+    which of its sides are given as token lists (:func:`given_tokens`), as ``paralign align``
+    signs an input pair: ``tok:none`` for both (``tok:none/spacy`` or ``spacy/none`` for one),
+    and no ``spacy`` part when both are and no spaCy model read them (the exact aligner on
+    tokens alone). Strings only, so a chunk's task pickles small for a worker."""
+
+    by_sides: Mapping[tuple[bool, bool], str]
+
+    @classmethod
+    def of(cls, aligner: AlignFunction | None, parse: bool) -> PairSignatures:
+        """The signatures of `aligner`'s alignments, its sentences parsed (`parse`) or not."""
+        from .signature import alignment_signature, tokens_part
+
+        return cls({(source, target): alignment_signature(aligner, given_tokens=source and target and not parse,
+                                                          **tokens_part((source, target)))
+                    for source in (False, True) for target in (False, True)})
+
+    def __call__(self, source: TextLike, target: TextLike) -> str | None:
+        return self.by_sides[given_tokens(source), given_tokens(target)]
+
+
+def _annotate_chunk(annotator: Annotator | None, texts: list[TextLike], parse: bool = True) -> list[Sentence | str]:
+    """Annotate texts (Sentences pass through): parsed by `annotator` (else the default one), or
+    with `parse` False tokens alone, spaCy's tokenizer's for a text and none for a token list
+    (:meth:`~.exact.ExactAligner.annotate`: what the exact aligner reads); a failing item
+    becomes its error message."""
+    # tokens alone: no spaCy model is loaded unless a text is tokenised
+    many: Callable[[list[TextOrTokens]], Iterable[Sentence]] = \
+        (annotator or default_annotator()).pipe if parse else ExactAligner(annotator).annotate
+    todo: list[tuple[int, TextOrTokens]] = [(k, t) for k, t in enumerate(texts) if not isinstance(t, Sentence)]
     out: list[Sentence | str] = [t if isinstance(t, Sentence) else "" for t in texts]
     try:
-        for (k, _), sentence in zip(todo, annotator.pipe([t for _, t in todo]), strict=True):
+        for (k, _), sentence in zip(todo, many([t for _, t in todo]), strict=True):
             out[k] = sentence
     except SETUP_ERRORS:
         raise  # no spaCy model, say: every text would fail
     except Exception:  # noqa: BLE001 - retry one by one so one bad text does not sink the chunk
         for k, text in todo:
             try:
-                out[k] = annotator(text)
+                out[k] = next(iter(many([text])))
             except SETUP_ERRORS:
                 raise
             except Exception as exc:  # noqa: BLE001
@@ -82,15 +117,15 @@ def _annotate_chunk(annotator: Annotator, texts: list[TextLike]) -> list[Sentenc
 
 
 def _align_chunk(
-    align: AlignFunction | None, annotator: Annotator | None, signature: str | None,
-    chunk: list[tuple[TextLike, TextLike]],
+    align: AlignFunction | None, annotator: Annotator | None, signed: PairSignatures,
+    parse: bool, chunk: list[tuple[TextLike, TextLike]],
 ) -> list[AlignedSentences | str]:
-    """Annotate and align one chunk of pairs, each aligned pair signed with `signature`;
-    failures become error strings (worker-safe)."""
+    """Annotate (`parse`: by the whole pipeline, else tokens alone) and align one chunk of
+    pairs, each aligned pair signed with ``signed(source, target)``; failures become error
+    strings (worker-safe)."""
     align = align or default_aligner()
-    annotator = annotator or default_annotator()
     flat: list[TextLike] = [x for pair in chunk for x in pair]
-    sentences = _annotate_chunk(annotator, flat)
+    sentences = _annotate_chunk(annotator, flat, parse)
     results: list[AlignedSentences | str] = []
     for k in range(len(chunk)):
         empty = [side for side, x in zip(("source", "target"), chunk[k], strict=True) if is_blank(x)]
@@ -105,7 +140,7 @@ def _align_chunk(
             results.append(t)
             continue
         try:
-            results.append(AlignedSentences(s, t, align(s, t), signature))
+            results.append(AlignedSentences(s, t, align(s, t), signed(*chunk[k])))
         except SETUP_ERRORS:
             raise  # missing NLTK data or extra, say: every pair would fail, and each say so
         except Exception as exc:  # noqa: BLE001 - a batch never loses other items' results
@@ -121,6 +156,7 @@ def align_pairs(
     workers: int = 1,
     chunk_size: int = 64,
     progress: Callable[[int], None] | None = None,
+    parse: bool | None = None,
 ) -> AlignedBatch:
     """Annotate (texts or token lists; Sentences are used as given) and align many pairs.
 
@@ -133,16 +169,27 @@ def align_pairs(
     :func:`~paralign.similarity.similarity_many` takes it (a function or a name). Each aligned
     pair carries its aligner's signature (:func:`~paralign.aligners.signature.alignment_signature`),
     so that its :meth:`~paralign.alignment.AlignedSentences.to_dict` is the record
-    ``paralign align --format json`` writes (which adds the pair's input line).
-    """
-    from .signature import alignment_signature
+    ``paralign align --format json`` writes (which adds the pair's input line): with ``tok:none``
+    for a pair of token lists (the caller's own tokens), ``tok:none/spacy`` (``spacy/none``) for a
+    pair of a token list and a text, as ``align`` signs a JSON record's (a Sentence is taken as
+    :func:`paralign.annotate` made it, on spaCy's tokens).
 
+    `parse`: whether texts and token lists are tagged and parsed by spaCy; None: as the aligner
+    reads them. The exact aligner reads tokens alone (as ``align --aligner exact`` does): a text
+    gets spaCy's tokenizer's tokens (the ones a parse gives; no tags, lemmas or parse) and a
+    token list no spaCy at all, so a pair of token lists signs no ``spacy`` part. Every other
+    aligner parses. A caller whose scores read more than tokens (an IDF signal's lemmas)
+    passes True. Why: the exact aligner's batches were parsed whole for links between equal
+    lower-cased tokens, and signed the spaCy model on token lists no model read.
+    """
     check_annotator(annotator)
     check_progress(progress)
     aligner = resolve_aligner(aligner)  # a name was called: every pair failed, "'str' object is not callable"
-    signature = alignment_signature(aligner)
+    if parse is None:
+        parse = not is_exact_aligner(aligner)
+    signed = PairSignatures.of(aligner, parse)
     results = run_chunks(
-        functools.partial(_align_chunk, aligner, annotator, signature),
+        functools.partial(_align_chunk, aligner, annotator, signed, parse),
         check_pairs(pairs),
         lambda chunk, why: [why] * len(chunk),
         workers=workers,

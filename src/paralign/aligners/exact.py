@@ -26,7 +26,7 @@ from ..nlp import (
     default_annotator,
 )
 from ..sentence import Sentence, check_sentence
-from ..shown_text import shown_form
+from ..shown_text import plain_text, shown_form
 from ..workers import Progress, in_steps
 
 
@@ -67,12 +67,30 @@ def _tokenised(annotator: Annotator | None, texts: Sequence[str]) -> Iterable[tu
     """The tokens `annotator` (else the default one) gives each text when it annotates it, from
     its tokenizer alone (:meth:`Annotator.tokenize`: no tagging, parsing or lemmas, which the
     exact aligner does not read; the parse was about 95% of its time on MSR RTE2 test); an
-    annotator object of another kind (one with ``pipe`` alone) annotates them whole."""
+    annotator object of another kind (one with ``pipe`` alone) annotates them whole. A text
+    longer than the pipeline's ``max_length`` is refused as a parse refuses it (spaCy's E088
+    ValueError), so a text fails alike whichever aligner reads it."""
     annotator = annotator or default_annotator()
     tokenize = getattr(annotator, "tokenize", None)
     if callable(tokenize):
+        _check_lengths(annotator, texts)
         return tokenize(texts)
     return (sentence.tokens for sentence in annotator.pipe(texts))
+
+
+def _check_lengths(annotator: Annotator, texts: Sequence[str]) -> None:
+    """spaCy's E088 ValueError for the first of `texts` longer than `annotator`'s pipeline's
+    ``max_length`` (as it shows: :func:`~paralign.shown_text.plain_text`, what a parse is given),
+    which its tokenizer alone does not check: a 1,000,000-character sentence failed the parse of
+    every aligner's batch, but was tokenised for the exact aligner's and scored."""
+    limit = getattr(getattr(annotator, "nlp", None), "max_length", None)
+    if not isinstance(limit, int):
+        return
+    for text in texts:
+        if len(text) > limit and len(shown := plain_text(text)) > limit:
+            from spacy.errors import Errors
+
+            raise ValueError(Errors.E088.format(length=len(shown), max_length=limit))
 
 
 @dataclass(frozen=True, slots=True)

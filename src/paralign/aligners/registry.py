@@ -179,15 +179,22 @@ def command_option(name: str, value: str | None = None) -> str:
 def preset_clash(aligner: str, preset: str | None,
                  option: Callable[[str, str | None], str] = command_option) -> str | None:
     """Why a `preset` asked for (None: none asked) cannot go with the aligner named `aligner`, or
-    None when it can: the exact-match aligner has no presets, and the contextual aligner is the
-    sultan aligner's ``contextual`` preset, so another preset contradicts it. Given with either,
-    a preset was ignored without a word; this is the one check of every command's ``--aligner``
-    and ``--preset`` and of the web API's ``"aligner"`` and ``"preset"`` (`option(name, value)`
-    names them, the command line's way by default)."""
+    None when it can: the exact-match aligner has one option set, ``default`` (as
+    ``get_aligner("exact", "default")`` takes it), so any other preset is refused, and the
+    contextual aligner is the sultan aligner's ``contextual`` preset, so another preset
+    contradicts it. Given with either, a preset was ignored without a word; this is the one
+    check of every command's ``--aligner`` and ``--preset`` and of the web API's ``"aligner"``
+    and ``"preset"`` (`option(name, value)` names them, the command line's way by default).
+
+    Why ``default`` is accepted with exact: the web API's pages send a preset with every aligner,
+    ``default`` when none is chosen, and the API took it, while the command line refused a typed
+    ``--preset default``; it names the only option set exact has, so both take it now."""
     if preset is None or aligner == "sultan" or (aligner == "contextual" and preset == "contextual"):
         return None
     if aligner == "exact":
-        return (f"{option('aligner', 'exact')} takes no preset ({option('preset', preset)}): the exact-match "
-                f"baseline links identical words only; leave {option('preset', None)} out")
+        if preset == "default":
+            return None
+        return (f"{option('aligner', 'exact')} has no preset but default ({option('preset', preset)}): the "
+                f"exact-match baseline links identical words only; leave {option('preset', None)} out")
     return (f"{option('aligner', 'contextual')} is {option('preset', 'contextual')} (the contextual aligner), "
             f"not {option('preset', preset)}: give one of them")

@@ -16,8 +16,9 @@ An aligner signature records every setting that changes an alignment and nothing
 * the contextual aligner's ``links`` (the link model's name and a hash of its trees),
   ``minconf`` (its confidence threshold) and ``encoder`` (package and version);
 * ``tok``: ``none`` for pairs aligned on the input's own tokens, split on white space
-  (``align --tokenized``) or given as JSON token lists (per pair: ``InputPair.own_tokens``),
-  as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran
+  (``align --tokenized``) or given as JSON token lists (per pair: ``InputPair.own_sides``),
+  as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran, ``none/spacy`` or
+  ``spacy/none`` (source/target) for a pair given tokens on one side and text on the other
   (:func:`tokens_part`); absent, spaCy's tokens (a gold file's pairs are always on its own
   tokens, as every command that reads one aligns them, and sign as they always have);
 * ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
@@ -64,16 +65,25 @@ def alignment_signature(aligner: AlignFunction | Any | None, *, given_tokens: bo
                            **environment_parts(aligner, given_tokens=given_tokens)})
 
 
-def tokens_part(own_tokens: bool) -> dict[str, str]:
+def tokens_part(own_tokens: bool | tuple[bool, bool]) -> dict[str, str]:
     """The ``tok`` part of alignments of sentences given as text: ``{"tok": "none"}`` when they
     are the input's own tokens (`own_tokens`: split on white space by ``align --tokenized``, or
-    a JSON record's token lists),
-    nothing for spaCy's tokens, so that the signature of a run on spaCy's tokens stays as it was.
+    a JSON record's token lists), nothing for spaCy's tokens, so that the signature of a run on
+    spaCy's tokens stays as it was. `own_tokens` may be a flag per side (source, target): a
+    pair whose one side is the input's own tokens and the other spaCy's (a JSON record giving a
+    token list and a text) signs each side's tokenizer, source first: ``none/spacy`` or
+    ``spacy/none``.
 
     Why: the Pharaoh indices are of the tokens aligned, and other tokens give other links
     (``The cat's toy .``: 4 tokens split on white space, 5 of spaCy's), but ``align`` signed
-    both runs alike, and its Pharaoh, pretty, SVG and HTML outputs carry no tokens beside it."""
-    return {"tok": "none"} if own_tokens else {}
+    both runs alike, and its Pharaoh, pretty, SVG and HTML outputs carry no tokens beside it;
+    a pair given tokens on one side only signed as if spaCy had split both."""
+    source, target = own_tokens if isinstance(own_tokens, tuple) else (own_tokens, own_tokens)
+    if source and target:
+        return {"tok": "none"}
+    if source or target:
+        return {"tok": "/".join("none" if own else "spacy" for own in (source, target))}
+    return {}
 
 
 def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra: object) -> str:

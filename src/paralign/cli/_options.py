@@ -114,17 +114,17 @@ ALIGNER_HELP = ("the word aligner: sultan (Sultan et al. 2014, with the options 
                 "spelling of --preset contextual: the same aligner and signature, aligner:sultan:contextual; "
                 "the sultan options below set its lexical pipeline, and any other --preset is a usage error) "
                 "or exact (the exact-match baseline: identical words, one-to-one, left to right; the sultan "
-                "options, --preset included, are a usage error with it) (default: %(default)s)")
+                "options, and a --preset but default, are a usage error with it) (default: %(default)s)")
 
 #: What runs the encoder in align, evaluate-aligner and tune-aligner (--encoder, --device, --min-confidence).
 CONTEXTUAL = "--preset contextual or --aligner contextual"
 
 #: The sultan aligner's options as typed, with their argparse dest (typed: not None or False):
-#: the exact aligner takes none of them.
+#: the exact aligner takes none of them (nor a --preset but default: check_aligner_preset).
 SULTAN_OPTIONS = (("--similarity", "similarity"), ("--ppdb-sim", "ppdb_sim"), ("--w", "w"),
                   ("--no-word-similarity", "no_word_similarity"), ("--no-dependencies", "no_dependencies"),
                   ("--no-text-context", "no_text_context"), ("--no-stop-words", "no_stop_words"),
-                  ("--stop-word-sequences", "stop_word_sequences"), ("--preset", "preset"), ("--paper", "paper"),
+                  ("--stop-word-sequences", "stop_word_sequences"), ("--paper", "paper"),
                   ("--context-links", "context_links"), ("--encoder", "encoder"), ("--device", "device"),
                   ("--min-confidence", "min_confidence"))
 
@@ -240,6 +240,7 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner |
     Its word-similarity source (--similarity) is loaded here, before any batch: a bad one is one
     error, not one per pair of a batch that catches each pair's failure (`align`)."""
     if args.aligner == "exact":
+        check_aligner_preset(args)  # --preset default is its one option set; another, the similarity commands' error
         given = [flag for flag, dest in SULTAN_OPTIONS if getattr(args, dest, None) not in (None, False)]
         if given:
             them = "it" if len(given) == 1 else "them"
@@ -270,8 +271,9 @@ def sultan_preset(args: argparse.Namespace) -> str:
 
 
 def check_aligner_preset(args: argparse.Namespace) -> None:
-    """A --preset typed (not the command's default) with ``--aligner exact``, or another than
-    contextual with ``--aligner contextual``, is a usage error naming both
+    """A --preset typed (not the command's default) with ``--aligner exact`` other than
+    ``default`` (its one option set), or another than contextual with ``--aligner contextual``,
+    is a usage error naming both
     (:func:`~paralign.aligners.registry.preset_clash`, the web API's check too): the similarity
     commands ignored it without a word."""
     clash = preset_clash(getattr(args, "aligner", "sultan"), getattr(args, "preset", None))
@@ -332,8 +334,8 @@ def add_similarity_options(
 
     --signal defaults to None (the command's default signal): evaluate-paraphrase must tell
     an explicit signal from none. --preset does too (`preset`, the command's default, is
-    ``command_preset``: :func:`aligner_preset`), so that one typed with ``--aligner exact`` is
-    refused (:func:`check_aligner_preset`).
+    ``command_preset``: :func:`aligner_preset`), so that one typed with ``--aligner exact``
+    (but ``default``, its one option set) is refused (:func:`check_aligner_preset`).
     """
     parser.add_argument("--signal", default=None, choices=sorted(SIGNALS), help=signal_help)
     add_aligner_choice(parser)
@@ -354,7 +356,8 @@ def add_similarity_options(
 
 def aligner_preset(args: argparse.Namespace) -> str:
     """The --preset to use (the command's own when none is typed): presets belong to the sultan
-    aligner, so with another aligner none is, and one typed is refused (:func:`check_aligner_preset`)."""
+    aligner, so with another aligner none is, and one typed is refused (with exact, one but
+    ``default``: :func:`check_aligner_preset`)."""
     check_aligner_preset(args)
     if args.aligner != "sultan":
         return "default"

@@ -130,14 +130,17 @@ def run(args: argparse.Namespace) -> int:
                                  "--target, not both")
     aligner = loaded_aligner(args)
     gold = None if args.source else gold_input(args.input, args.input_format)
-    # each pair's: tok:none where its tokens are the input's own (InputPair.own_tokens: --tokenized,
-    # or a JSON record's token lists); a gold file's pairs are on its tokens, --tokenized or not;
-    # keyed (own tokens, tokens given): the exact aligner reads given tokens with no spaCy
+    # each pair's: tok:none where its tokens are the input's own (InputPair.own_sides: --tokenized,
+    # or a JSON record's token lists; tok:none/spacy for one side's); a gold file's pairs are on
+    # its tokens, --tokenized or not; keyed (own sides, tokens given): the exact aligner reads
+    # given tokens with no spaCy
     args.signatures = None if args.format == "text" else {
         (own, given): alignment_signature(aligner, given_tokens=given, **tokens_part(own))
-        for own, given in ((False, False), (True, True), (False, True))}
+        for own, given in (((False, False), False), ((True, True), True), ((False, False), True),
+                           ((True, False), False), ((False, True), False))}
     # what a run with no pair aligned signs: its pairs' tokens were to be the input's own, or a gold's
-    args.tokens_given = (args.tokenized and gold is None, args.tokenized or gold is not None)
+    own = args.tokenized and gold is None
+    args.tokens_given = ((own, own), args.tokenized or gold is not None)
     name = args.source or input_name(args.input)
     with ExitStack() as stack, cluster_runner(args):
         if args.source:
@@ -251,12 +254,13 @@ FAILED_IN_ALIGNING = ("annotation failed", "alignment failed", "worker failed")
 
 def signature_of(args: argparse.Namespace, pair: InputPair) -> str:
     """The signature of `pair`'s alignment: ``tok:none`` in it when the pair's tokens are the
-    input's own (:attr:`InputPair.own_tokens`), as each pair of a JSON input may or may not give
-    token lists whatever --tokenized says; decided per pair, as the input is read after the run
-    begins and its outputs are streamed; and no ``spacy`` part for the exact aligner on tokens
-    given (the input's own, a gold's), which it reads with no spaCy model."""
-    signatures: dict[tuple[bool, bool], str] = args.signatures
-    return signatures[pair.own_tokens, isinstance(pair.source, list) and isinstance(pair.target, list)]
+    input's own (:attr:`InputPair.own_sides`; ``tok:none/spacy`` or ``spacy/none`` when one
+    side's are), as each pair of a JSON input may or may not give token lists whatever
+    --tokenized says; decided per pair, as the input is read after the run begins and its
+    outputs are streamed; and no ``spacy`` part for the exact aligner on tokens given (the
+    input's own, a gold's), which it reads with no spaCy model."""
+    signatures: dict[tuple[tuple[bool, bool], bool], str] = args.signatures
+    return signatures[pair.own_sides, isinstance(pair.source, list) and isinstance(pair.target, list)]
 
 
 def page_signatures(args: argparse.Namespace, results: Sequence[Result]) -> list[tuple[str, str]]:

@@ -47,6 +47,17 @@ class InputPair:
     #: record's, which are always on its tokens and sign as a gold file's do (no ``tok``)
     own_tokens: bool = False
 
+    @property
+    def own_sides(self) -> tuple[bool, bool]:
+        """Whether each side (source, target) is the input's own tokens: both when
+        :attr:`own_tokens`; one, for a JSON record giving that side as a token list and the other
+        as text (which spaCy tokenises); neither for texts, or a gold record's lists (on its gold's
+        tokens). ``align`` signs the pair by them (``tok:none``, ``tok:none/spacy``)."""
+        if self.own_tokens:
+            return True, True
+        source, target = isinstance(self.source, list), isinstance(self.target, list)
+        return (False, False) if source and target else (source, target)
+
 
 #: The longest sentence (characters) a pair may have: the parser needs about 1 GB of memory per
 #: 100,000 characters (spaCy's own limit is 1,000,000), so a longer line is reported in its place.

@@ -525,8 +525,9 @@ def fit_hybrid_files(
         raise FormatError(problem, source=", ".join(map(str, paths)))
     groups = []
     for pairs in loaded:
+        # parsed whatever the aligner: the candidates read lemmas (idf) and texts (the neural ones)
         batch = align_pairs([(p.sentence1, p.sentence2) for p in pairs], aligner=aligner, annotator=annotator,
-                            workers=workers, progress=progress)
+                            workers=workers, progress=progress, parse=True)
         rows = signal_rows(batch, made)
         usable = [(row, p.score) for row, p in zip(rows, pairs, strict=True) if row is not None]
         groups.append(([row for row, _ in usable], [g for _, g in usable]))

@@ -55,7 +55,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
     pair_texts,
     saved_model_digest,
 )
-from .scores import map_aligned, score_aligned, training_sentences
+from .scores import all_given, map_aligned, parses_nothing, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature, training_id
 from .thresholds import (
@@ -235,9 +235,8 @@ def evaluate_paraphrase(
     sig = _neural_parts_checked(classifier, signal, feature_set, cross_encoder, encoder, device)
     aligner = resolve_aligner(aligner)
     aligner = PresetAligner(PARAPHRASE_PRESET) if aligner is None else aligner
-    align = functools.partial(align_pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
-    train_batch = align([(a, b) for a, b, _ in train])
-    test_batch = align([(a, b) for a, b, _ in test])
+    train_batch, test_batch, alone = _align_splits(train, test, classifier, sig, aligner, annotator=annotator,
+                                                   workers=workers, progress=progress)
     if classifier == "features":
         assert penalty is not None and feature_set is not None  # both set above for this classifier
         result, train_failures, test_failures = features_evaluation(
@@ -255,9 +254,22 @@ def evaluate_paraphrase(
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
                                      feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None,
-                                     encoder=encoder, train=training_id(train))
+                                     encoder=encoder, train=training_id(train),
+                                     given_tokens=alone and all_given((a, b) for a, b, _ in [*train, *test]))
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+
+
+def _align_splits(train: Sequence[tuple[TextLike, TextLike, bool]], test: Sequence[tuple[TextLike, TextLike, bool]],
+                  classifier: str, sig: Signal | None, aligner: AlignFunction, **batch: Any,
+                  ) -> tuple[AlignedBatch, AlignedBatch, bool]:
+    """Both splits aligned (`batch`: :func:`align_pairs`' annotator, workers, progress), and
+    whether by tokens alone: over the exact aligner, for a signal that reads no more
+    (:func:`~.scores.parses_nothing`); else parsed, as the features read tags, a cross-encoder texts."""
+    alone = classifier != "features" and sig is not None and parses_nothing(sig, aligner)
+    aligned = [align_pairs([(a, b) for a, b, _ in split], aligner=aligner, parse=not alone, **batch)
+               for split in (train, test)]
+    return aligned[0], aligned[1], alone
 
 
 def _neural_parts_checked(classifier: str, signal: str | Signal | None, feature_set: str | None,

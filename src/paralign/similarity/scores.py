@@ -11,14 +11,21 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
-from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs
-from ..aligners.registry import resolve_aligner
+from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs, given_tokens
+from ..aligners.registry import is_exact_aligner, resolve_aligner
 from ..alignment import AlignedSentences, AlignFunction, Alignment
-from ..errors import SETUP_ERRORS, ConfigurationError, SimilarityError
+from ..errors import SETUP_ERRORS, ConfigurationError, SimilarityError, check_pairs
 from ..nlp import Annotator, check_text_or_tokens
 from ..sentence import Sentence
 from ..workers import describe_error, run_chunks
-from .signals import DEFAULT_SIGNAL, Signal, make_signal, needs_alignment, needs_fit
+from .signals import (
+    DEFAULT_SIGNAL,
+    Signal,
+    make_signal,
+    needs_alignment,
+    needs_fit,
+    reads_tokens_only,
+)
 from .signature import scored_aligner, similarity_signature
 
 _T = TypeVar("_T")
@@ -148,12 +155,31 @@ def similarity_many(
         raise ConfigurationError(
             f"signal {sig.name!r} must be fitted on training sentences first (fit_signal)"
         )
-    signature = similarity_signature(sig, aligner)
+    pairs = check_pairs(pairs)
+    tokens_alone = parses_nothing(sig, aligner)
+    signature = similarity_signature(sig, aligner, given_tokens=tokens_alone and all_given(pairs))
     used = scored_aligner(sig, aligner, signature)
     if not needs_alignment(sig):  # the sentences are annotated as usual, but never aligned
         aligner = no_alignment
-    batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress)
+    batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress,
+                        parse=not tokens_alone)
     return replace(score_aligned(batch, sig), aligner=used, signature=signature)
+
+
+def parses_nothing(signal: Signal, aligner: AlignFunction | str | None) -> bool:
+    """Whether scores of `signal` over `aligner`'s alignments read each sentence's tokens alone,
+    so the pairs are tokenised, not parsed (:func:`~paralign.aligners.batch.align_pairs`'s
+    `parse` False): the exact aligner (which reads tokens alone) under a signal that reads
+    tokens alone too (:func:`~.signals.reads_tokens_only`: ``sultan2014``, not ``idf``, whose
+    weights are keyed by lemma). Why: ``similarity --aligner exact`` and ``evaluate-sts
+    --aligner exact`` parsed every sentence for scores that read none of the parse."""
+    return needs_alignment(signal) and reads_tokens_only(signal) and is_exact_aligner(resolve_aligner(aligner))
+
+
+def all_given(pairs: Iterable[tuple[object, object]]) -> bool:
+    """Whether both sides of every pair are given as token lists (:func:`~paralign.aligners.batch.
+    given_tokens`): over the exact aligner, no spaCy model reads any (so none is signed)."""
+    return all(given_tokens(source) and given_tokens(target) for source, target in pairs)
 
 
 def no_alignment(source: Sentence, target: Sentence) -> Alignment:

@@ -178,6 +178,12 @@ class ContentProportion:
     stop_weight: float = 0.0
     number_weight: float = 1.0
 
+    @property
+    def tokens_only(self) -> bool:
+        """Whether the signal reads each sentence's tokens alone (:func:`reads_tokens_only`): all
+        but the IDF-weighted ones, whose weights are keyed by lemma."""
+        return not self.trainable
+
     def fit(self, sentences: Iterable[Sentence]) -> ContentProportion:
         """A copy with IDF fitted on `sentences` (no-op for unweighted signals)."""
         if not self.trainable:
@@ -267,6 +273,14 @@ def needs_alignment(signal: Signal) -> bool:
     """True unless the signal says it never reads the pair's word alignment (``needs_alignment``
     False: the neural signals, which read the sentences only), so the caller may skip aligning."""
     return bool(getattr(signal, "needs_alignment", True))
+
+
+def reads_tokens_only(signal: Signal) -> bool:
+    """True when the signal says it reads each sentence's tokens alone (``tokens_only`` True:
+    the content-word proportions that no IDF weights), no lemma, tag or parse; so over the exact
+    aligner's links, which read tokens alone too, the pair needs no spaCy parse. False for any
+    other signal, one that does not say included."""
+    return getattr(signal, "tokens_only", False) is True
 
 
 def needs_fit(signal: Signal) -> bool:

@@ -39,12 +39,15 @@ def similarity_signature(
     aligner: AlignFunction | Any | None = None,
     *,
     model_file: str | os.PathLike[str] | None = None,
+    given_tokens: bool = False,
 ) -> str:
     """The signature of the scores of `signal` (a Signal, or several scored together: their
     names joined by ``+``) over pairs aligned by `aligner` (None: the default Sultan aligner).
     Either may be given by name, as :func:`~paralign.similarity.similarity_many` takes them
     (``"sultan2014"``, ``"sultan:paraphrase"``). `model_file`: the saved report the signal was
-    read from (``similarity --model``)."""
+    read from (``similarity --model``). `given_tokens`: every pair was given as token lists and
+    no spaCy model read them (:func:`~paralign.similarity.scores.parses_nothing`: the exact
+    aligner and signals that read tokens alone), so no ``spacy`` part."""
     given: list[Any] = list(signal) if isinstance(signal, list | tuple) else [signal]
     for s in given:  # None was signed 'signal:NoneType', a number 'signal:int'
         if not isinstance(s, str) and not (callable(s) and isinstance(getattr(s, "name", None), str)):
@@ -66,7 +69,8 @@ def similarity_signature(
     for component in components:
         for key, value in _neural_parts(component).items():
             parts.setdefault(key, value)
-    parts.update(environment_parts(aligner, stopwords=True))  # the signals' content words: not the stop words
+    # the signals' content words: not the stop words
+    parts.update(environment_parts(aligner, stopwords=True, given_tokens=given_tokens))
     return join_signature(parts)
 
 
@@ -143,13 +147,15 @@ def paraphrase_signature(
     fine_tuning: Any = None,
     encoder: str | os.PathLike[str] | None = None,
     train: str | None = None,
+    given_tokens: bool = False,
 ) -> str:
     """The signature of a paraphrase identification: the classifier and its settings (the
     ``signal`` classifier's signal, or the ``features`` classifier's feature set, L2 and
     cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner, and the encoder
     that the features or the cross-encoder ran (`encoder`: its model, as
     :class:`paralign.neural.Encoder` takes it; None: the ``PARALIGN_ENCODER`` setting) or the
-    neural signal's own; `train`: the training pairs' :func:`training_id`."""
+    neural signal's own; `train`: the training pairs' :func:`training_id`; `given_tokens`: as
+    :func:`similarity_signature` takes it (no spaCy model read a pair: no ``spacy`` part)."""
     parts: dict[str, object] = {"classifier": classifier}
     if classifier == "signal" and signal is not None:
         parts["signal"] = getattr(signal, "name", signal)
@@ -167,7 +173,7 @@ def paraphrase_signature(
 
         neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
         parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))
-    parts.update(environment_parts(aligner, stopwords=True))  # the features' content words
+    parts.update(environment_parts(aligner, stopwords=True, given_tokens=given_tokens))  # the features' content words
     return join_signature(parts)
 
 
