@@ -351,9 +351,8 @@ def pivot_paraphrases(
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes a run that stopped;
-    `restart` discards it first. On success it is deleted, as the CLI deletes it (its chunks can
-    be larger than the table), unless `keep_work` (``--keep-work``): a kept one lets a rerun with
-    other options reuse the stages they leave alone.  Stages are reused or recomputed on their own
+    `restart` discards it first. On success it is deleted (as by the CLI) unless `keep_work`: a
+    kept one lets a rerun with other options reuse the stages they leave alone.  Stages are reused or recomputed on their own
     (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
     options = _options(options)
@@ -538,9 +537,8 @@ def monolingual_paraphrases(
     pairs stage 1 writes to `<work_dir>/mono/en.tok` and `f.tok`); `aligner` is then not run.
     `cluster`, `on_start`, `shown_names` as in :func:`pivot_paraphrases`; the Sultan aligner
     runs on the same cluster (`workers`: its local processes when no `cluster` is given). As
-    for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``;
-    `work_dir`, `restart` and `keep_work` too (the work directory is deleted on success unless
-    `keep_work`).
+    for :func:`pivot_paraphrases`, a script calls it under ``if __name__ == "__main__":``; and
+    `work_dir`, `restart`, `keep_work` as there.
     """
     options = _options(options)
     if max_groups is not None:  # -1 was islice's ValueError, 0 'no sentence pair in FILE'
