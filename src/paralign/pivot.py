@@ -351,8 +351,7 @@ def pivot_paraphrases(
     of stdin: '<stdin>', read by this process, not the workers).
     Intermediate files live in `work_dir` (default `<output>.work`; the workers must see it
     and the inputs); re-running with the same work directory resumes a run that stopped;
-    `restart` discards it first. On success it is deleted (as by the CLI) unless `keep_work`: a
-    kept one lets a rerun with other options reuse the stages they leave alone.  Stages are reused or recomputed on their own
+    `restart` discards it first; on success it is deleted (as by the CLI) unless `keep_work`.  Stages are reused or recomputed on their own
     (:class:`paralign.pivot_work.WorkDir`; reading or aligning again is refused in a given `work_dir`).
     """
     options = _options(options)
