@@ -348,7 +348,7 @@ def test_links_with_confidences_get_a_confidence_column(client, engine, monkeypa
         return ScoredAlignment(frozenset({(1, 1)}), frozenset({(1, 1), (0, 0)}),
                                confidence={(1, 1): 0.9, (0, 0): 0.25})
 
-    monkeypatch.setattr(engine, "aligner", lambda name, preset: aligner)
+    monkeypatch.setattr(engine, "_aligner_held", lambda name, preset: aligner)  # a request aligns in one turn
     answer = client.get("/align?" + urlencode({"source": "the cat", "target": "a cat"}))
     page = _page(report_page, answer)
     assert "confidence" in page.text and "0.90" in page.text and "0.25" in page.text

@@ -110,8 +110,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "however many requests come")
     parser.add_argument("--max-pairs", type=positive_int, default=BATCH_PAIRS, metavar="N",
                         help="the most rows (sentence pairs) the batch page and POST /api/similarity/batch take in one "
-                        "request (default: %(default)s); a batch holds the server while it runs, every other request "
-                        "waiting, and its body may take 12 KiB a row")
+                        "request (default: %(default)s); a batch keeps the server busy while it runs (a request sent "
+                        "meanwhile is answered between two of its blocks of 50 rows), and its body may take 12 KiB a row")
     add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"),
                         default="warning", help="uvicorn's log level on stderr (default: %(default)s)")

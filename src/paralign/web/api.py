@@ -206,7 +206,7 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
           "signal); a bad line of pairs is no error: it is reported in its row"}},
     summary="many sentence pairs scored by one signal, as `paralign similarity --pairs FILE` scores them: every "
     "row's score, each bad line in its place with its reason, and the command's JSON and text output; at most "
-    "limits.batch_pairs rows (GET /api/info); other requests wait while a batch runs")
+    "limits.batch_pairs rows (GET /api/info), scored in blocks: a request sent meanwhile is answered between two")
 def similarity_batch(body: BatchRequest, request: Request) -> BatchResponse:
     result = engine_of(request).similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
                                                  name=body.name or PASTED,

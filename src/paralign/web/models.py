@@ -50,8 +50,8 @@ LIMITS = {
 }
 
 #: The most rows (sentence pairs, and lines that are not one) a batch request may hold by default
-#: (``paralign serve --max-pairs``): a batch holds the engine's lock while it runs, and every
-#: other request waits for it.
+#: (``paralign serve --max-pairs``): a batch keeps the engine busy while it runs, a request sent
+#: meanwhile being answered between two of its blocks (:data:`.engine.BATCH_BLOCK` rows).
 BATCH_PAIRS = 1_000
 #: Bytes a batch request's body may take per row allowed, beyond ``body_bytes``: two sentences
 #: of ``sentence_chars`` as a form sends them (a character percent-encoded takes up to 12 bytes:
@@ -215,8 +215,8 @@ class SimilarityRequest(PairRequest):
 class BatchRequest(AlignerRequest):
     """Many sentence pairs at once, as the text of a file ``paralign similarity --pairs`` reads,
     scored by one signal as that command scores them (at most ``batch_pairs`` rows, in a body of
-    at most ``batch_body_bytes``: see GET /api/info). The batch runs under the engine's lock:
-    other requests wait until it is done. A bad line is reported in its place (its line and
+    at most ``batch_body_bytes``: see GET /api/info). The batch takes the engine's lock block
+    by block: a request sent while it runs is answered between two blocks. A bad line is reported in its place (its line and
     reason); so is a sentence over ``sentence_chars`` characters, which this server does not
     score (the command line does)."""
 
