@@ -203,6 +203,18 @@ def test_a_chosen_file_is_read_into_the_batch_form(page, server, tmp_path) -> No
     assert "--pairs mine.jsonl" in page.locator("#summary").inner_text()
 
 
+def test_the_batch_page_shows_its_body_limit_as_a_person_reads_it(page, server, tmp_path) -> None:
+    """The page said "12353536 bytes in all", and a file over it was "12582912 bytes, over the
+    12353536 a batch may take": both now in MiB, as the API's 413 says it."""
+    big = tmp_path / "big.tsv"
+    big.write_bytes(b"a\tb\n" * (12 * 2**20 // 4 + 1))
+    page.goto(server + "similarity/batch")
+    assert "11.8 MiB in all" in page.locator("#batch-limits").inner_text()
+    page.set_input_files("#file", str(big))
+    page.wait_for_function("document.getElementById('file-note').textContent.includes('big.tsv')")
+    assert "it has 12 MiB, over the 11.8 MiB a batch may take" in page.locator("#file-note").inner_text()
+
+
 def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, server, tmp_path) -> None:
     """The command reads a .gz file and refuses text that is not UTF-8; the page read gzip bytes
     as text, and Latin-1 with replacement marks, then scored what nobody wrote."""

@@ -68,6 +68,21 @@ def batch_limits(max_pairs: int = BATCH_PAIRS) -> dict[str, int]:
     return {"batch_pairs": max_pairs, "batch_body_bytes": LIMITS["body_bytes"] + max_pairs * BATCH_ROW_BYTES}
 
 
+#: The units a size is shown in (:func:`shown_bytes`), largest first: binary, as the limits are
+#: counted (64 KiB a body, 12 KiB a batch row).
+BYTE_UNITS = (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
+
+
+def shown_bytes(n: int) -> str:
+    """A size as a person reads it: ``64 KiB``, ``11.8 MiB`` (one decimal at most), ``512 bytes``.
+    The pages and the 413 answers said ``12353536 bytes``, which nobody reads at a glance; the
+    batch page's script shows a file's size by the same rule."""
+    for unit, size in BYTE_UNITS:
+        if n >= size:
+            return f"{round(n / size, 1):g} {unit}"
+    return f"{n} bytes"
+
+
 #: Characters XML 1.0 cannot carry (controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF).
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 
