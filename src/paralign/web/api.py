@@ -233,8 +233,10 @@ def lattice(body: LatticeRequest, request: Request) -> LatticeResponse:
 def paraphrases(body: ParaphrasesRequest, request: Request) -> ParaphrasesResponse:
     engine = engine_of(request)
     table = body.table if body.table is not None else next(iter(engine.sources), "")
-    key, found = engine.paraphrases(body.phrase, table)
+    found = engine.paraphrase_rows(body.phrase, table)
+    key, name = found.key, found.score_column
     return ParaphrasesResponse(phrase=body.phrase, looked_up_as=key if key != body.phrase else None,
-                               table=table, total=len(found),
-                               paraphrases=[Paraphrase(paraphrase=q, score=_finite(s))
-                                            for q, s in found[:body.limit]])
+                               table=table, total=len(found.rows), score_column=name, columns=list(found.columns),
+                               paraphrases=[Paraphrase(paraphrase=row["paraphrase"], score=_finite(row[name]),
+                                                       columns={column: row.get(column) for column in found.columns})
+                                            for row in found.rows[:body.limit]])

@@ -60,6 +60,7 @@ from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from .models import BATCH_PAIRS, LIMITS, FieldsRefused
+from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
 from .turns import TurnLock
 
 T = TypeVar("T")
@@ -229,8 +230,7 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
     """A table's name in the app: its file name (without ``:threshold``), made unique."""
-    path = spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
-    base = Path(path).name
+    base = Path(table_path(spec)).name
     taken = set(taken)
     return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
                 if name not in taken)
@@ -261,6 +261,8 @@ class Engine:
     encoder: str | None = None
     #: where that encoder runs (auto, cpu, cuda, cuda:N)
     device: str = "auto"
+    #: the sources read from table files (``--table``), by name: where the paraphrases page reads their other columns
+    table_files: dict[str, TableFile] = field(default_factory=dict)
     _lock: TurnLock = field(default_factory=TurnLock, repr=False)
 
     @classmethod
@@ -277,10 +279,13 @@ class Engine:
             check_encoder(config.encoder, config.device)
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
+        files: dict[str, TableFile] = {}
         for spec in config.tables:
             rows = None if progress is None else (
                 lambda items, spec=spec: progress(items, f"reading {spec}", None))
-            sources[_source_name(spec, sources)] = load_source(spec, progress=rows)
+            name = _source_name(spec, sources)
+            sources[name] = load_source(spec, progress=rows)
+            files[name] = TableFile.of(spec, getattr(sources[name], "threshold", None))
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:
@@ -295,7 +300,8 @@ class Engine:
                 del signals[name]
         engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
                      unavailable_signals=unavailable, cache_size=config.cache_size,
-                     pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device)
+                     pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device,
+                     table_files=files)
         try:
             engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
         except ExtraMissingError as exc:
@@ -543,3 +549,18 @@ class Engine:
         key = lookup_key(source, phrase)
         found = self._locked(lambda: dict(source.paraphrases(key)))
         return key, sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))
+
+    def paraphrase_rows(self, phrase: str, table: str) -> ParaphraseRows:
+        """The paraphrases of `phrase` in the source named `table` as :meth:`paraphrases` finds
+        them, with what the source holds of each, as ``paralign paraphrases`` prints a table's
+        rows: the score under the table's name for it (``probability`` in a table pivot built),
+        and, in a table file of more columns (``pivots``, ``support``...), every column, read from
+        the file (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
+        file = self.table_files.get(table)
+        if file is None or not file.columns:
+            key, found = self.paraphrases(phrase, table)
+            return ParaphraseRows.held(key, found, file.score_column if file else SCORE)
+        self._source(table)  # a name not loaded: refused as paraphrases refuses it
+        key, rows = file.rows(phrase)
+        named = [name for name in rows[0] if name not in ("paraphrase", file.score_column)] if rows else file.columns
+        return ParaphraseRows(key, file.score_column, tuple(named), tuple(rows))

@@ -432,9 +432,13 @@ class LatticeResponse(BaseModel):
 
 class Paraphrase(BaseModel):
     paraphrase: str = Field(description="a paraphrase of the phrase")
-    score: float | None = Field(description="its score in the source: a table's third column (p(e2|e1) in a "
-                                "pivot table, the number of groups giving the pair in a lattice table; null: a row "
-                                "without one, or a source without scores: PPDB's pairs, WordNet)")
+    score: float | None = Field(description="its score in the source, named score_column: a table's third column "
+                                "(p(e2|e1) in a pivot table, the number of groups giving the pair in a lattice table; "
+                                "null: a row without one, or a source without scores: PPDB's pairs, WordNet)")
+    columns: dict[str, int | float | str | None] = Field(
+        default_factory=dict, description="the row's other columns in the table, by the names of the response's "
+        "columns (pivots and support in a pivot table, count and phrase_count in a monolingual one), as `paralign "
+        "paraphrases --format json` keys them; empty for a source without them")
 
 
 class ParaphrasesResponse(BaseModel):
@@ -444,6 +448,11 @@ class ParaphrasesResponse(BaseModel):
         "(a table is asked for it as it holds its phrases: Man's is man 's in a table that pivot built); "
         "the key of `paralign paraphrases --format json`")
     table: str = Field(description="the source that was asked")
+    score_column: str = Field("score", description="what the source names the score: probability (p(e2|e1)) in "
+                              "a table pivot or paraphrase-table built, a table header's name, else score; the key "
+                              "of the score in `paralign paraphrases --format json`")
+    columns: list[str] = Field(default_factory=list, description="the names of the table's other columns, each "
+                               "paraphrase's columns (none for PPDB, WordNet or a table of three columns)")
     total: int = Field(description="how many paraphrases the source has for it (paraphrases lists at most limit)")
     paraphrases: list[Paraphrase] = Field(description="the paraphrases, best first, at most limit of them")
 
