@@ -203,6 +203,18 @@ def test_a_chosen_file_is_read_into_the_batch_form(page, server, tmp_path) -> No
     assert "--pairs mine.jsonl" in page.locator("#summary").inner_text()
 
 
+def test_the_batch_page_shows_its_body_limit_as_a_person_reads_it(page, server, tmp_path) -> None:
+    """The page said "12353536 bytes in all", and a file over it was "12582912 bytes, over the
+    12353536 a batch may take": both now in MiB, as the API's 413 says it."""
+    big = tmp_path / "big.tsv"
+    big.write_bytes(b"a\tb\n" * (12 * 2**20 // 4 + 1))
+    page.goto(server + "similarity/batch")
+    assert "11.8 MiB in all" in page.locator("#batch-limits").inner_text()
+    page.set_input_files("#file", str(big))
+    page.wait_for_function("document.getElementById('file-note').textContent.includes('big.tsv')")
+    assert "it has 12 MiB, over the 11.8 MiB a batch may take" in page.locator("#file-note").inner_text()
+
+
 def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, server, tmp_path) -> None:
     """The command reads a .gz file and refuses text that is not UTF-8; the page read gzip bytes
     as text, and Latin-1 with replacement marks, then scored what nobody wrote."""
@@ -526,6 +538,25 @@ def test_max_pairs_reaches_the_app_and_defaults_to_the_web_apps(monkeypatch, cap
     with pytest.raises(SystemExit) as refused:
         main(["serve", "--max-pairs", "0"])
     assert refused.value.code == 2 and "argument --max-pairs: " in capsys.readouterr().err
+
+
+def test_what_is_loaded_is_frozen_before_serving(monkeypatch) -> None:
+    """Ctrl-C on an idle server took 1.2-1.5 s after uvicorn's last line: the interpreter's final
+    garbage collections walked the loaded engine (~460,000 objects). It is frozen (gc.freeze)
+    once loaded, before the server runs; tests/web/test_serve_process.py stops a real one."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    import gc
+
+    from paralign.cli import serve
+    from paralign.web import Engine
+
+    calls = []
+    monkeypatch.setattr(Engine, "load", lambda *args, **kwargs: calls.append("load"))
+    monkeypatch.setattr("paralign.web.create_app", lambda *args, **kwargs: calls.append("app"))
+    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))  # not this test process's objects
+    monkeypatch.setattr(serve, "_serve", lambda *args: calls.append("serve") or 0)
+    assert main(["serve", "--port", "0", "--resources", "none"]) == 0
+    assert calls == ["load", "app", "freeze", "serve"]
 
 
 def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:

@@ -14,7 +14,15 @@ from paralign.web.models import (
     check_text,
     describe,
     field_errors,
+    shown_bytes,
 )
+
+
+@pytest.mark.parametrize(("size", "shown"), [(0, "0 bytes"), (1023, "1023 bytes"), (1024, "1 KiB"), (65_536, "64 KiB"),
+                                             (139_264, "136 KiB"), (12_353_536, "11.8 MiB"), (3 * 2**30, "3 GiB")])
+def test_a_size_is_shown_as_a_person_reads_it(size, shown) -> None:
+    """The batch page said 12353536 bytes in all; a size is shown in KiB, MiB or GiB, one decimal at most."""
+    assert shown_bytes(size) == shown
 
 
 @pytest.mark.parametrize("text", ["a", "  spaced  ", "tab\tand\nline", "émoji 🐈", "<b>&amp;</b>"])

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import gc
 import ipaddress
 import json
 import signal
@@ -110,8 +111,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "however many requests come")
     parser.add_argument("--max-pairs", type=positive_int, default=BATCH_PAIRS, metavar="N",
                         help="the most rows (sentence pairs) the batch page and POST /api/similarity/batch take in one "
-                        "request (default: %(default)s); a batch holds the server while it runs, every other request "
-                        "waiting, and its body may take 12 KiB a row")
+                        "request (default: %(default)s); a batch keeps the server busy while it runs (a request sent "
+                        "meanwhile is answered between two of its blocks of 50 rows), and its body may take 12 KiB a row")
     add_encoder_options(parser, ENCODER_USERS)
     parser.add_argument("--log-level", choices=("critical", "error", "warning", "info", "debug"),
                         default="warning", help="uvicorn's log level on stderr (default: %(default)s)")
@@ -151,7 +152,18 @@ def run(args: argparse.Namespace) -> int:
                  "the default --host 127.0.0.1 keeps the server to this machine")
         engine = Engine.load(config, progress)  # here, so a bad table is a clean error before serving
         app = create_app(config, engine=engine, hosts=hosts, max_pairs=args.max_pairs)
+        freeze_loaded()
         return _serve(args, uvicorn, app, engine, sock)
+
+
+def freeze_loaded() -> None:
+    """Keep what is loaded (the engine: spaCy, the aligners, the tables, the encoder; ~460,000
+    objects) out of the garbage collector's walks: collected once, then frozen (``gc.freeze``).
+    The collector walked it all at every full collection, and at exit: Ctrl-C took 1.2-1.5 s
+    after uvicorn's last line (the interpreter's final collections), where it now takes 0.2 s.
+    The engine lives as long as the process, so nothing frozen was ever to be freed."""
+    gc.collect()
+    gc.freeze()
 
 
 def log_config() -> dict[str, Any]:

@@ -206,7 +206,7 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
           "signal); a bad line of pairs is no error: it is reported in its row"}},
     summary="many sentence pairs scored by one signal, as `paralign similarity --pairs FILE` scores them: every "
     "row's score, each bad line in its place with its reason, and the command's JSON and text output; at most "
-    "limits.batch_pairs rows (GET /api/info); other requests wait while a batch runs")
+    "limits.batch_pairs rows (GET /api/info), scored in blocks: a request sent meanwhile is answered between two")
 def similarity_batch(body: BatchRequest, request: Request) -> BatchResponse:
     result = engine_of(request).similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
                                                  name=body.name or PASTED,
@@ -233,8 +233,10 @@ def lattice(body: LatticeRequest, request: Request) -> LatticeResponse:
 def paraphrases(body: ParaphrasesRequest, request: Request) -> ParaphrasesResponse:
     engine = engine_of(request)
     table = body.table if body.table is not None else next(iter(engine.sources), "")
-    key, found = engine.paraphrases(body.phrase, table)
+    found = engine.paraphrase_rows(body.phrase, table)
+    key, name = found.key, found.score_column
     return ParaphrasesResponse(phrase=body.phrase, looked_up_as=key if key != body.phrase else None,
-                               table=table, total=len(found),
-                               paraphrases=[Paraphrase(paraphrase=q, score=_finite(s))
-                                            for q, s in found[:body.limit]])
+                               table=table, total=len(found.rows), score_column=name, columns=list(found.columns),
+                               paraphrases=[Paraphrase(paraphrase=row["paraphrase"], score=_finite(row[name]),
+                                                       columns={column: row.get(column) for column in found.columns})
+                                            for row in found.rows[:body.limit]])

@@ -63,6 +63,7 @@ from .models import (
     describe,
     field_errors,
     not_utf8,
+    shown_bytes,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -115,7 +116,7 @@ class BodyLimit:
         self.app, self.default, self.paths = app, limit, dict(paths or {})
 
     async def _refuse(self, scope: dict, send: Any, limit: int) -> None:
-        await _send_error(scope, send, 413, f"the request body is over {limit} bytes"
+        await _send_error(scope, send, 413, f"the request body is over {shown_bytes(limit)}"
                           + (", the most a batch may take" if scope.get("path") in self.paths else ""))
 
     async def __call__(self, scope: dict, receive: Any, send: Any) -> None:

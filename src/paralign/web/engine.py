@@ -13,7 +13,9 @@ and config and the neural signals without the neural extra; the idf signals, whi
 fitting) it names with the reason (:attr:`Engine.unavailable`, listed by ``GET /api/info``).
 Each method then answers one request from plain values, returning the library's results (the
 routes turn them into JSON or pages). One lock serialises the work: spaCy pipelines and the
-aligners' caches are not made for threads. A request the app gave up on (the server stopped and
+aligners' caches are not made for threads; waiting requests take it in turn (:class:`.turns.TurnLock`),
+and a batch takes it block by block (:data:`BATCH_BLOCK` rows), so a request sent while a batch
+runs is answered between two of its blocks. A request the app gave up on (the server stopped and
 answered it 503: :data:`ABANDONED`) does no more work once it has the lock (:class:`Abandoned`).
 
 Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.models`).
@@ -21,6 +23,7 @@ Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.
 
 from __future__ import annotations
 
+import functools
 import io
 import itertools
 import math
@@ -57,13 +60,16 @@ from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from .models import BATCH_PAIRS, LIMITS, FieldsRefused
+from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
+from .turns import TurnLock
 
 T = TypeVar("T")
 
 #: How a batch's notes name a pasted input (a chosen file is named by its name).
 PASTED = "pasted"
-#: Rows of a batch scored between two looks at whether the request was given up (the server
-#: stopping: :data:`ABANDONED`): a batch of a thousand pairs held the lock ~10 s after Ctrl-C.
+#: Rows of a batch scored in one turn of the engine's lock: between two blocks the requests sent
+#: meanwhile are answered (a thousand pairs held the lock ~10 s, every other request waiting), and
+#: the batch stops once the request was given up (the server stopping: :data:`ABANDONED`).
 BATCH_BLOCK = 50
 
 #: Set (by the app's :class:`.app.StopAnswer`, one Event per request) once the request being
@@ -224,8 +230,7 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
     """A table's name in the app: its file name (without ``:threshold``), made unique."""
-    path = spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
-    base = Path(path).name
+    base = Path(table_path(spec)).name
     taken = set(taken)
     return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
                 if name not in taken)
@@ -256,7 +261,9 @@ class Engine:
     encoder: str | None = None
     #: where that encoder runs (auto, cpu, cuda, cuda:N)
     device: str = "auto"
-    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+    #: the sources read from table files (``--table``), by name: where the paraphrases page reads their other columns
+    table_files: dict[str, TableFile] = field(default_factory=dict)
+    _lock: TurnLock = field(default_factory=TurnLock, repr=False)
 
     @classmethod
     def load(cls, config: ServeConfig | None = None,
@@ -272,10 +279,13 @@ class Engine:
             check_encoder(config.encoder, config.device)
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
+        files: dict[str, TableFile] = {}
         for spec in config.tables:
             rows = None if progress is None else (
                 lambda items, spec=spec: progress(items, f"reading {spec}", None))
-            sources[_source_name(spec, sources)] = load_source(spec, progress=rows)
+            name = _source_name(spec, sources)
+            sources[name] = load_source(spec, progress=rows)
+            files[name] = TableFile.of(spec, getattr(sources[name], "threshold", None))
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:
@@ -290,7 +300,8 @@ class Engine:
                 del signals[name]
         engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
                      unavailable_signals=unavailable, cache_size=config.cache_size,
-                     pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device)
+                     pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device,
+                     table_files=files)
         try:
             engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
         except ExtraMissingError as exc:
@@ -316,11 +327,13 @@ class Engine:
                 engine.missing_aligners["contextual"] = str(exc)
         return engine
 
-    def _locked(self, work: Callable[[], T]) -> T:
+    def _locked(self, work: Callable[[], T], done: str = "before this work began") -> T:
+        """`work` done in the engine's lock, unless the request was given up (:class:`Abandoned`,
+        saying when: `done`) by the time it had its turn."""
         with self._lock:
             abandoned = ABANDONED.get()
             if abandoned is not None and abandoned.is_set():
-                raise Abandoned("the request was given up (the server stopped) before this work began")
+                raise Abandoned(f"the request was given up (the server stopped) {done}")
             return work()
 
     # -- alignment and similarity ----------------------------------------------------------------
@@ -328,6 +341,11 @@ class Engine:
         """The alignment function of a name and preset (the exact aligner takes only 'default'):
         for the Sultan aligner (and the contextual one) the engine's own, as ``get_aligner``
         builds it, whose pair-similarity cache holds at most `pair_cache_size` entries."""
+        return self._locked(lambda: self._aligner_held(name, preset))
+
+    def _aligner_held(self, name: str, preset: str) -> AlignFunction:
+        """:meth:`aligner`, for a caller holding the lock: a request aligning a pair takes one
+        turn of it, not two (after a batch's block, it would have waited for the next block)."""
         if name not in ALIGNER_NAMES:
             raise ConfigurationError(f"unknown aligner {name!r}: use {' or '.join(ALIGNER_NAMES)}")
         if name == "exact":
@@ -335,14 +353,10 @@ class Engine:
         key = preset if name == "sultan" else "contextual"
         if key in NEURAL_PRESETS and "contextual" in self.missing_aligners:
             raise ConfigurationError(self.missing_aligners["contextual"])
-
-        def built() -> Any:
-            found = self.aligners.get(key)
-            if found is None:
-                found = self.aligners[key] = self._build_aligner(key)
-            return found
-
-        return self._locked(built).align_sentences
+        found = self.aligners.get(key)
+        if found is None:
+            found = self.aligners[key] = self._build_aligner(key)
+        return found.align_sentences
 
     @property
     def aligner_names(self) -> list[str]:
@@ -393,9 +407,8 @@ class Engine:
         """Two texts tokenised, annotated and aligned."""
         from ..nlp import annotate_many
 
-        function = self.aligner(aligner, preset)
-
-        def work() -> Aligned:
+        def work() -> Aligned:  # in one turn of the lock
+            function = self._aligner_held(aligner, preset)
             s, t = annotate_many([source, target])
             check_tokens({"source": s, "target": t})
             alignment = function(s, t)
@@ -426,8 +439,10 @@ class Engine:
                          preset: str = "default", *, name: str = PASTED, max_pairs: int = BATCH_PAIRS) -> BatchResult:
         """The pairs of `text` (read as ``paralign similarity --pairs`` reads a file:
         :func:`~paralign.corpora.sentence_pairs.read_pair_rows`) scored by `signal` as that
-        command scores them (:class:`~paralign.similarity.rows.ScoredRows`), in one turn of the
-        lock (given up between blocks of :data:`BATCH_BLOCK` rows once the request is). More than `max_pairs` rows are refused before any work (FieldsRefused); a bad row,
+        command scores them (:class:`~paralign.similarity.rows.ScoredRows`), one turn of the lock for
+        each block of :data:`BATCH_BLOCK` rows (other requests answered between them; no block
+        begun once the request is given up). More than `max_pairs` rows are refused before any
+        work (FieldsRefused); a bad row,
         or a sentence over ``sentence_chars`` (:func:`over_limit`), is reported in its place.
         `name` names the input in the notes, as the command names its file."""
         scorer = self.signals.get(signal)
@@ -445,14 +460,10 @@ class Engine:
         signature = similarity_signature(scorer, function)
         notes = [note for note in (aligner_mismatch(scorer, function),) if note]
         scored = ScoredRows()
-
-        def work() -> None:  # block by block, stopping between blocks once the request is given up
-            for start in range(0, len(rows), BATCH_BLOCK):
-                if start and (abandoned := ABANDONED.get()) is not None and abandoned.is_set():
-                    raise Abandoned(f"the request was given up (the server stopped) after {start} of its rows")
-                scored.add(rows[start:start + BATCH_BLOCK], scorer, function)
-
-        self._locked(work)
+        for start in range(0, len(rows), BATCH_BLOCK):  # a turn of the lock a block: others get in between
+            block = rows[start:start + BATCH_BLOCK]
+            self._locked(functools.partial(scored.add, block, scorer, function),
+                         f"after {start} of its rows" if start else "before this work began")
         repeated = scored.repeated_ids_note(name)
         report = scored.to_dict(scorer, function, signature, [*notes, *([repeated] if repeated else [])])
         reasons = {problem["line"]: problem["reason"] for problem in scored.problems}
@@ -538,3 +549,18 @@ class Engine:
         key = lookup_key(source, phrase)
         found = self._locked(lambda: dict(source.paraphrases(key)))
         return key, sorted(found.items(), key=lambda qs: (qs[1] is None, -(qs[1] or 0.0), qs[0]))
+
+    def paraphrase_rows(self, phrase: str, table: str) -> ParaphraseRows:
+        """The paraphrases of `phrase` in the source named `table` as :meth:`paraphrases` finds
+        them, with what the source holds of each, as ``paralign paraphrases`` prints a table's
+        rows: the score under the table's name for it (``probability`` in a table pivot built),
+        and, in a table file of more columns (``pivots``, ``support``...), every column, read from
+        the file (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
+        file = self.table_files.get(table)
+        if file is None or not file.columns:
+            key, found = self.paraphrases(phrase, table)
+            return ParaphraseRows.held(key, found, file.score_column if file else SCORE)
+        self._source(table)  # a name not loaded: refused as paraphrases refuses it
+        key, rows = file.rows(phrase)
+        named = [name for name in rows[0] if name not in ("paraphrase", file.score_column)] if rows else file.columns
+        return ParaphraseRows(key, file.score_column, tuple(named), tuple(rows))

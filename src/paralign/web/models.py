@@ -50,8 +50,8 @@ LIMITS = {
 }
 
 #: The most rows (sentence pairs, and lines that are not one) a batch request may hold by default
-#: (``paralign serve --max-pairs``): a batch holds the engine's lock while it runs, and every
-#: other request waits for it.
+#: (``paralign serve --max-pairs``): a batch keeps the engine busy while it runs, a request sent
+#: meanwhile being answered between two of its blocks (:data:`.engine.BATCH_BLOCK` rows).
 BATCH_PAIRS = 1_000
 #: Bytes a batch request's body may take per row allowed, beyond ``body_bytes``: two sentences
 #: of ``sentence_chars`` as a form sends them (a character percent-encoded takes up to 12 bytes:
@@ -66,6 +66,21 @@ def batch_limits(max_pairs: int = BATCH_PAIRS) -> dict[str, int]:
     """The limits of a batch on a server taking `max_pairs` rows a request (GET /api/info lists
     them beside :data:`LIMITS`)."""
     return {"batch_pairs": max_pairs, "batch_body_bytes": LIMITS["body_bytes"] + max_pairs * BATCH_ROW_BYTES}
+
+
+#: The units a size is shown in (:func:`shown_bytes`), largest first: binary, as the limits are
+#: counted (64 KiB a body, 12 KiB a batch row).
+BYTE_UNITS = (("GiB", 2**30), ("MiB", 2**20), ("KiB", 2**10))
+
+
+def shown_bytes(n: int) -> str:
+    """A size as a person reads it: ``64 KiB``, ``11.8 MiB`` (one decimal at most), ``512 bytes``.
+    The pages and the 413 answers said ``12353536 bytes``, which nobody reads at a glance; the
+    batch page's script shows a file's size by the same rule."""
+    for unit, size in BYTE_UNITS:
+        if n >= size:
+            return f"{round(n / size, 1):g} {unit}"
+    return f"{n} bytes"
 
 
 #: Characters XML 1.0 cannot carry (controls but tab, LF, CR; surrogates; U+FFFE, U+FFFF).
@@ -215,8 +230,8 @@ class SimilarityRequest(PairRequest):
 class BatchRequest(AlignerRequest):
     """Many sentence pairs at once, as the text of a file ``paralign similarity --pairs`` reads,
     scored by one signal as that command scores them (at most ``batch_pairs`` rows, in a body of
-    at most ``batch_body_bytes``: see GET /api/info). The batch runs under the engine's lock:
-    other requests wait until it is done. A bad line is reported in its place (its line and
+    at most ``batch_body_bytes``: see GET /api/info). The batch takes the engine's lock block
+    by block: a request sent while it runs is answered between two blocks. A bad line is reported in its place (its line and
     reason); so is a sentence over ``sentence_chars`` characters, which this server does not
     score (the command line does)."""
 
@@ -417,9 +432,13 @@ class LatticeResponse(BaseModel):
 
 class Paraphrase(BaseModel):
     paraphrase: str = Field(description="a paraphrase of the phrase")
-    score: float | None = Field(description="its score in the source: a table's third column (p(e2|e1) in a "
-                                "pivot table, the number of groups giving the pair in a lattice table; null: a row "
-                                "without one, or a source without scores: PPDB's pairs, WordNet)")
+    score: float | None = Field(description="its score in the source, named score_column: a table's third column "
+                                "(p(e2|e1) in a pivot table, the number of groups giving the pair in a lattice table; "
+                                "null: a row without one, or a source without scores: PPDB's pairs, WordNet)")
+    columns: dict[str, int | float | str | None] = Field(
+        default_factory=dict, description="the row's other columns in the table, by the names of the response's "
+        "columns (pivots and support in a pivot table, count and phrase_count in a monolingual one), as `paralign "
+        "paraphrases --format json` keys them; empty for a source without them")
 
 
 class ParaphrasesResponse(BaseModel):
@@ -429,6 +448,11 @@ class ParaphrasesResponse(BaseModel):
         "(a table is asked for it as it holds its phrases: Man's is man 's in a table that pivot built); "
         "the key of `paralign paraphrases --format json`")
     table: str = Field(description="the source that was asked")
+    score_column: str = Field("score", description="what the source names the score: probability (p(e2|e1)) in "
+                              "a table pivot or paraphrase-table built, a table header's name, else score; the key "
+                              "of the score in `paralign paraphrases --format json`")
+    columns: list[str] = Field(default_factory=list, description="the names of the table's other columns, each "
+                               "paraphrase's columns (none for PPDB, WordNet or a table of three columns)")
     total: int = Field(description="how many paraphrases the source has for it (paraphrases lists at most limit)")
     paraphrases: list[Paraphrase] = Field(description="the paraphrases, best first, at most limit of them")
 

@@ -51,6 +51,7 @@ from .models import (
     field_errors,
     not_utf8,
     showable,
+    shown_bytes,
 )
 
 router = APIRouter(include_in_schema=False)
@@ -67,6 +68,7 @@ def page_route(path: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
 templates = Jinja2Templates(env=Environment(loader=PackageLoader("paralign.web", "templates"), autoescape=True,
                                             finalize=showable))
 templates.env.filters["counted"] = counted  # {{ n | counted("link") }}: 1 link, 2 links
+templates.env.filters["bytes"] = shown_bytes  # {{ limits.body_bytes | bytes }}: 64 KiB
 #: A word of a shell command as the docs page writes it, quoted when it must be: a source named
 #: o'brien.tsv in an example body, the brackets of an IPv6 address in a URL (zsh's glob).
 templates.env.filters["shell"] = shlex.quote

@@ -15,6 +15,13 @@
   box.addEventListener("input", () => { name.value = ""; });  // typed over: no longer the file
   const most = Number(file.dataset.maxBytes);
 
+  function shown(n) {  // a size as the page shows its limit (paralign.web.models.shown_bytes)
+    for (const [unit, size] of [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]]) {
+      if (n >= size) return `${Number((n / size).toFixed(1))} ${unit}`;
+    }
+    return `${n} bytes`;
+  }
+
   async function bytesOf(chosen) {
     const head = new Uint8Array(await chosen.slice(0, 2).arrayBuffer());
     if (head[0] !== 0x1f || head[1] !== 0x8b) return chosen.arrayBuffer();
@@ -26,9 +33,9 @@
     const chosen = file.files[0];
     if (!chosen) return;
     try {
-      if (chosen.size > most) throw new Error(`it has ${chosen.size} bytes, over the ${most} a batch may take`);
+      if (chosen.size > most) throw new Error(`it has ${shown(chosen.size)}, over the ${shown(most)} a batch may take`);
       const bytes = await bytesOf(chosen);
-      if (bytes.byteLength > most) throw new Error(`it unpacks to ${bytes.byteLength} bytes, over the ${most} a batch may take`);
+      if (bytes.byteLength > most) throw new Error(`it unpacks to ${shown(bytes.byteLength)}, over the ${shown(most)} a batch may take`);
       let text;
       try {
         text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
@@ -37,7 +44,7 @@
       }
       box.value = text;
       name.value = chosen.name;
-      note.textContent = `${chosen.name} read into the box (${bytes.byteLength} bytes): press Score`;
+      note.textContent = `${chosen.name} read into the box (${shown(bytes.byteLength)}): press Score`;
     } catch (error) {
       note.textContent = `${chosen.name} was not read: ${error.message}; or score it with paralign similarity --pairs FILE`;
       file.value = "";
