@@ -550,3 +550,35 @@ def test_leave_one_out_distances_are_the_brute_force_ones(group):
         lattice = chain(others[0].tokens) if len(others) == 1 else syntax_lattice(others)
         ed_lattice.append(brute_distance(lattice, list(held.tokens)))
     assert result.ed_input == tuple(ed_input) and result.ed_lattice == tuple(ed_lattice)
+
+
+def test_groups_of_texts_are_measured_as_the_same_groups_annotated() -> None:
+    """evaluate_groups and lattice_paraphrases took annotated groups only, so every group was
+    parsed where the command ran; they now take texts or token lists too, annotated where each
+    group is measured (a Dask worker with --workers), and the figures, the --incremental table
+    (its shuffles drawn in input order where the groups are read) and the pairs are those of the
+    same groups annotated first."""
+    from paralign.lattice import (
+        IncrementalTable,
+        annotate_groups,
+        evaluate_groups,
+        lattice_paraphrases,
+    )
+
+    texts = [("a", ["at least 12 people were killed last week .", "at least 12 persons died last week .",
+                    "last week 12 people died .", "12 people were killed last week ."]),
+             ("b", ["the cat sat on the mat .", "a cat sat on the mat .", "the cat was on the mat ."])]
+    annotated = list(annotate_groups(texts))
+    figures, tables, pairs = [], [], []
+    for groups in (texts, annotated):
+        table = IncrementalTable(min_size=3, seed=7, errors=[])
+        summary, _ = evaluate_groups(groups, leave_one_out=True, incremental=table, chunk_size=1)
+        figures.append(summary)
+        tables.append(table.table())
+        pairs.append([(e.phrase, e.paraphrase, e.score) for e in lattice_paraphrases(groups)[0]])
+    by_adding = IncrementalTable(min_size=3, seed=7)
+    for gid, sentences in annotated:
+        by_adding.add(gid, sentences)
+    assert figures[0] == figures[1] and figures[0]["groups"] == 2 and figures[0]["errors"] == []
+    assert tables[0] == tables[1] == by_adding.table() and tables[0][0]["groups"] == 2
+    assert pairs[0] == pairs[1] and pairs[0]

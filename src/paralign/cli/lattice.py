@@ -16,7 +16,6 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ._command_line import BY_SUFFIX
@@ -40,21 +39,18 @@ from ._common import (
 from ._lattice_input import (
     add_groups,
     add_lattice_options,
-    annotated_groups,
     check_lattice_options,
     group_errors,
     group_lattice,
+    groups_of,
     lattice_and_case,
     lattice_from_input,
     lattice_options,
     read_sentences,
     sentence_lines,
 )
-from ._options import check_only_with
+from ._options import check_only_with, cluster_runner
 from ._warnings import warn_item
-
-if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
-    from ..lattice.evaluate import Group
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -393,19 +389,16 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    total, groups, lines, _ = annotated_groups(args)
-    largest = [0]  # the most distinct sentences of a group: a lattice needs 2 to hold a paraphrase
-
-    def sized() -> Iterator[Group]:
-        for group in groups:
-            largest[0] = max(largest[0], len(group[1]))
-            yield group
-
-    table, errors = lattice_paraphrases(progress(sized(), "lattices", total), lattice_options(args),
-                                        max_length=args.max_length, minimal=not args.all_pairs,
-                                        tokenizer="whitespace" if args.tokenized else "spacy")
+    total, groups, lines, _ = groups_of(args)
+    largest = max((len(sentences) for _, sentences in groups), default=0)  # a lattice needs 2 for a paraphrase
+    with cluster_runner(args):
+        table, errors = lattice_paraphrases(groups, lattice_options(args), max_length=args.max_length,
+                                            minimal=not args.all_pairs,
+                                            tokenizer="whitespace" if args.tokenized else "spacy",
+                                            progress=lambda done: progress(done, "lattices", total),
+                                            workers=args.workers, chunk_size=args.chunk_size)
     group_errors(args, errors, lines, total)
-    _say_why_empty(args, total, largest[0])
+    _say_why_empty(args, total, largest)
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
@@ -441,23 +434,17 @@ def run_stats(args: argparse.Namespace) -> int:
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
     check_lattice_options(args)
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
-    total, groups, lines, skipped = annotated_groups(args)
+    total, groups, lines, skipped = groups_of(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
     errors: list[dict] = []
     table = IncrementalTable(lattice_options(args), min_size=args.incremental_min_size, seed=args.seed,
                              errors=errors) if args.incremental else None
-
-    def measured() -> Iterator[Group]:
-        """Each group as it is parsed, added to the --incremental table, then measured and let go."""
-        for group in progress(groups, "groups", total):
-            if table is not None:
-                table.add(*group)
-            yield group
-
-    summary, _ = evaluate_groups(measured(), lattice_options(args), leave_one_out=args.leave_one_out,
-                                 lm=lm, seed=args.seed)
+    with cluster_runner(args):  # each group parsed, measured (and its --incremental rows) where it runs
+        summary, _ = evaluate_groups(groups, lattice_options(args), leave_one_out=args.leave_one_out, lm=lm,
+                                     seed=args.seed, progress=lambda done: progress(done, "groups", total),
+                                     incremental=table, workers=args.workers, chunk_size=args.chunk_size)
     if summary["groups"] and summary["sentences"] == summary["groups"]:
         _say_why_empty(args, summary["groups"], 1, "each lattice is that sentence: these figures compare nothing")
     errors = summary["errors"] + errors  # the measures' failures first, then the table's
