@@ -1093,3 +1093,27 @@ def test_groups_on_two_workers_give_the_output_of_one_process(tmp_path, capsys, 
         assert result["groups"] == 5 and result["incremental"][0]["groups"] == 5
     else:
         assert {"phrase": "persons", "paraphrase": "people", "score": 3.0} in result
+
+
+def test_paths_no_inputs_lists_only_the_sentences_the_lattice_makes_up(tmp_path, capsys):
+    """Every sentence of a group is a path of its lattice, so `paths --all`, `-k` and `--sample`
+    gave the group's own sentences back among the paths, and nothing left them out: a user after
+    the lattice's new sentences had to filter their input out of the output. --no-inputs counts
+    and lists only the paths that spell no input sentence (as the lattice spells them: spaCy's
+    tokens, lower-cased); with --lattice, which records no sentence, it is a usage error."""
+    group = tmp_path / "g.txt"
+    group.write_text("The cat sat on the mat.\nA cat sat on the mat.\nThe cat was sitting on the mat.\n",
+                     encoding="utf-8")
+    every = run_json(capsys, "lattice", "paths", str(group), "--all", "100")
+    new = run_json(capsys, "lattice", "paths", str(group), "--all", "100", "-k", "5", "--sample", "4", "--no-inputs")
+    inputs = {"the cat sat on the mat .", "a cat sat on the mat .", "the cat was sitting on the mat ."}
+    assert inputs <= set(every["all"]) and new["paths"] == every["paths"] == "4"
+    assert new["new_paths"] == "1" and new["all"] == sorted(set(every["all"]) - inputs)
+    assert [x["sentence"] for x in new["kbest"]] == new["all"] and set(new["sample"]) == set(new["all"])
+    assert main(["lattice", "paths", str(group), "--all", "100", "--no-inputs"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("new paths (no input sentence") and lines[2:] == ["all:", "a cat was sitting on the mat ."]
+    lattice = tmp_path / "l.json"
+    assert main(["lattice", "build", str(group), "--format", "json", "-o", str(lattice)]) == 0
+    assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5", "--no-inputs"]) == 2
+    assert "--no-inputs" in capsys.readouterr().err

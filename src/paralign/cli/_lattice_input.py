@@ -171,6 +171,16 @@ def group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
     return build_lattice([line.split() for line in lines] if args.tokenized else lines, lattice_options(args))
 
 
+def group_keys(args: argparse.Namespace, lines: list[str]) -> list[tuple[str, ...]]:
+    """A group's sentences as its lattice (:func:`group_lattice`) spells them: split on white
+    space with --tokenized, else by spaCy's tokenizer (the annotation's tokens), lower-cased
+    unless --keep-case (:func:`paralign.lattice.build.sentence_key`)."""
+    from ..lattice.build import lattice_annotator, sentence_key
+
+    tokens = [line.split() for line in lines] if args.tokenized else lattice_annotator().tokenize(lines)
+    return [sentence_key(t, not args.keep_case) for t in tokens]
+
+
 def sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
     """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
     is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
