@@ -3,7 +3,10 @@
 
 Everything works on groups of annotated sentences (`(group_id, [Sentence, ...])`); identical
 sentences (after lower-casing) are collapsed, as groups are sets of distinct translations. A
-group that fails is reported in `errors` (by id) and the others are still counted.
+group that fails is reported in `errors` (by id) and the others are still counted. The batch
+evaluations (:func:`evaluate_groups`, :func:`lattice_paraphrases`) also take groups of texts or
+token lists, annotated where each group runs: in chunks on the batch runner
+(:mod:`paralign.workers`), here or on Dask workers, summed here in input order.
 """
 
 from __future__ import annotations
