@@ -582,3 +582,23 @@ def test_groups_of_texts_are_measured_as_the_same_groups_annotated() -> None:
     assert figures[0] == figures[1] and figures[0]["groups"] == 2 and figures[0]["errors"] == []
     assert tables[0] == tables[1] == by_adding.table() and tables[0][0]["groups"] == 2
     assert pairs[0] == pairs[1] and pairs[0]
+
+
+def test_a_group_that_fails_on_a_worker_is_reported_and_the_others_kept() -> None:
+    """On Dask workers as in this process, a group that cannot be annotated (a sentence that is
+    no text) is one error by its id, in input order, and every other group is measured."""
+    from paralign import parallel
+    from paralign.lattice import evaluate_groups, lattice_paraphrases
+
+    good = ["the cat sat on the mat .", "a cat sat on the mat ."]
+    groups = [("g1", good), ("bad", [3, 4]), ("g3", good), ("g4", good[::-1])]
+    runs = []
+    for workers in (1, 2):
+        with parallel(workers):
+            summary, _ = evaluate_groups(groups, workers=workers, chunk_size=1)
+            table, errors = lattice_paraphrases(groups, workers=workers, chunk_size=1)
+        runs.append((summary, [(e.phrase, e.paraphrase, e.score) for e in table], errors))
+    assert runs[0] == runs[1]
+    summary, pairs, errors = runs[0]
+    assert summary["groups"] == 3 and [e["group"] for e in summary["errors"]] == ["bad"] == [e["group"] for e in errors]
+    assert summary["errors"][0]["error"].startswith("InputTypeError: ") and ("a", "the", 3.0) in pairs
