@@ -1117,3 +1117,22 @@ def test_paths_no_inputs_lists_only_the_sentences_the_lattice_makes_up(tmp_path,
     assert main(["lattice", "build", str(group), "--format", "json", "-o", str(lattice)]) == 0
     assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5", "--no-inputs"]) == 2
     assert "--no-inputs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_missing_wordnet_is_one_error_not_a_failure_per_group(tmp_path, capsys, monkeypatch, action):
+    """`--wordnet` without WordNet data failed every group alike: one warning per group (22,219 on
+    the Bible), then 'every group failed'. Missing data is one ResourceMissingError line naming
+    it (docs/CLI.md, missing data), as every batch stops on a setup error, on a worker or here."""
+    import paralign.lattice.evaluate as evaluate
+    from paralign.errors import ResourceMissingError
+
+    def missing():
+        raise ResourceMissingError("WordNet not found: set NLTK_DATA")
+
+    monkeypatch.setattr(evaluate, "wordnet_synonym_fn", missing)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "\t".join(GROUP[:2]) + "\n", encoding="utf-8")
+    assert main(["lattice", action, "--groups", str(groups), "--tokenized", "--wordnet"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("WordNet not found") == 1 and "group line" not in err and "every group failed" not in err
