@@ -586,16 +586,19 @@ def test_groups_of_texts_are_measured_as_the_same_groups_annotated() -> None:
 
 def test_a_group_that_fails_on_a_worker_is_reported_and_the_others_kept() -> None:
     """On Dask workers as in this process, a group that cannot be annotated (a sentence that is
-    no text) is one error by its id, in input order, and every other group is measured."""
+    no text) is one error by its id, in input order, and every other group is measured. With an
+    --incremental table, counting its sentences for its shuffle raised and stopped the batch."""
     from paralign import parallel
-    from paralign.lattice import evaluate_groups, lattice_paraphrases
+    from paralign.lattice import IncrementalTable, evaluate_groups, lattice_paraphrases
 
     good = ["the cat sat on the mat .", "a cat sat on the mat ."]
     groups = [("g1", good), ("bad", [3, 4]), ("g3", good), ("g4", good[::-1])]
     runs = []
     for workers in (1, 2):
         with parallel(workers):
-            summary, _ = evaluate_groups(groups, workers=workers, chunk_size=1)
+            table = IncrementalTable(min_size=2, errors=[])
+            summary, _ = evaluate_groups(groups, workers=workers, chunk_size=1, incremental=table)
+            assert table.table()[0]["groups"] == 3
             table, errors = lattice_paraphrases(groups, workers=workers, chunk_size=1)
         runs.append((summary, [(e.phrase, e.paraphrase, e.score) for e in table], errors))
     assert runs[0] == runs[1]

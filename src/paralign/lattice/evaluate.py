@@ -222,8 +222,7 @@ def evaluate_groups(
     def items() -> Iterator[_Item]:
         for gid, given in groups:
             sentences: list = list(given)
-            order = None if incremental is None else incremental.draw(_distinct_count(sentences, table_options))
-            yield gid, sentences, order
+            yield gid, sentences, None if incremental is None else _drawn(incremental, sentences)
 
     for done in (progress or (lambda x: x))(_run_groups(task, items(), _measure_failed, workers, chunk_size)):
         if done.result is not None:
@@ -346,6 +345,17 @@ def _run_groups(task: Callable[[list[_Item]], list[_Done]], items: Iterable[_Ite
     here = (workers if block is None else block.workers) == 1 and (block is None or block.address() is None)
     for done in iter_chunk_results(task, items, failed, workers=workers, chunk_size=1 if here else chunk_size):
         yield from done
+
+
+def _drawn(table: IncrementalTable, sentences: list) -> list[int] | None:
+    """The group's shuffle drawn from `table` (:meth:`IncrementalTable.draw`); none for a group
+    whose sentences cannot be counted (no text, no token list), which fails where it is
+    annotated and is reported there, the other groups going on."""
+    try:
+        size = _distinct_count(sentences, table.options)
+    except Exception:  # noqa: BLE001 - reported as the group's failure where it runs
+        return None
+    return table.draw(size)
 
 
 def _distinct_count(sentences: Sequence[Sentence | str | Sequence[str]], options: LatticeOptions | None) -> int:
