@@ -713,7 +713,8 @@ def test_stats_progress_advances_as_groups_are_measured(tmp_path, monkeypatch, m
     groups.write_text("\t".join(GROUP) + "\n" + "\t".join(GROUP[:2]) + "\n", encoding="utf-8")
     assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out",
                  "--incremental", "-o", str(tmp_path / "s.txt")]) == 0
-    assert log == [("groups", 2), ("measured", "line 1"), ("groups", 2), ("measured", "line 2")]
+    # the bar takes each group once it is measured (with --workers, as each chunk comes back)
+    assert log == [("measured", "line 1"), ("groups", 2), ("measured", "line 2"), ("groups", 2)]
 
 
 def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
@@ -1066,3 +1067,72 @@ def test_stats_path_counts_are_the_built_lattices_paths_counted_one_by_one(tmp_p
     assert stats["groups"] == 3 and stats["sentences"] == 3 + 3 + 1
     assert stats["mean_log10_paths"] == pytest.approx(sum(logs) / 3)
     assert stats["max_log10_paths"] == pytest.approx(max(logs)) and max(logs) > 0
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_groups_on_two_workers_give_the_output_of_one_process(tmp_path, capsys, action):
+    """`lattice stats` and `lattice paraphrases` parsed, built and measured every group in the
+    command's one process (the 22,219 Bible verses: most of an hour), with no --workers or
+    --scheduler where the other batch commands run on the shared Dask runner. With --workers 2
+    the chunks of --chunk-size groups run on a local cluster and are added up here in input
+    order: the same bytes as one process (the --incremental shuffles too)."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("".join("\t".join(g) + "\n" for g in (GROUP, GROUP[:2], GROUP[1:], GROUP[::2], GROUP)),
+                      encoding="utf-8")
+    argv = ["lattice", action, "--groups", str(groups), "--tokenized", "--chunk-size", "2", "--format", "json"]
+    if action == "stats":
+        argv += ["--leave-one-out", "--incremental", "--incremental-min-size", "2"]
+    outputs = {}
+    for workers in ("1", "2"):
+        assert main([*argv, "--workers", workers]) == 0
+        outputs[workers], err = capsys.readouterr()
+        assert ("with 2 workers" in err) == (workers == "2")  # a cluster ran the chunks
+    assert outputs["1"] == outputs["2"]
+    result = json.loads(outputs["1"])
+    if action == "stats":
+        assert result["groups"] == 5 and result["incremental"][0]["groups"] == 5
+    else:
+        assert {"phrase": "persons", "paraphrase": "people", "score": 3.0} in result
+
+
+def test_paths_no_inputs_lists_only_the_sentences_the_lattice_makes_up(tmp_path, capsys):
+    """Every sentence of a group is a path of its lattice, so `paths --all`, `-k` and `--sample`
+    gave the group's own sentences back among the paths, and nothing left them out: a user after
+    the lattice's new sentences had to filter their input out of the output. --no-inputs counts
+    and lists only the paths that spell no input sentence (as the lattice spells them: spaCy's
+    tokens, lower-cased); with --lattice, which records no sentence, it is a usage error."""
+    group = tmp_path / "g.txt"
+    group.write_text("The cat sat on the mat.\nA cat sat on the mat.\nThe cat was sitting on the mat.\n",
+                     encoding="utf-8")
+    every = run_json(capsys, "lattice", "paths", str(group), "--all", "100")
+    new = run_json(capsys, "lattice", "paths", str(group), "--all", "100", "-k", "5", "--sample", "4", "--no-inputs")
+    inputs = {"the cat sat on the mat .", "a cat sat on the mat .", "the cat was sitting on the mat ."}
+    assert inputs <= set(every["all"]) and new["paths"] == every["paths"] == "4"
+    assert new["new_paths"] == "1" and new["all"] == sorted(set(every["all"]) - inputs)
+    assert [x["sentence"] for x in new["kbest"]] == new["all"] and set(new["sample"]) == set(new["all"])
+    assert main(["lattice", "paths", str(group), "--all", "100", "--no-inputs"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1].startswith("new paths (no input sentence") and lines[2:] == ["all:", "a cat was sitting on the mat ."]
+    lattice = tmp_path / "l.json"
+    assert main(["lattice", "build", str(group), "--format", "json", "-o", str(lattice)]) == 0
+    assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5", "--no-inputs"]) == 2
+    assert "--no-inputs" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_missing_wordnet_is_one_error_not_a_failure_per_group(tmp_path, capsys, monkeypatch, action):
+    """`--wordnet` without WordNet data failed every group alike: one warning per group (22,219 on
+    the Bible), then 'every group failed'. Missing data is one ResourceMissingError line naming
+    it (docs/CLI.md, missing data), as every batch stops on a setup error, on a worker or here."""
+    import paralign.lattice.evaluate as evaluate
+    from paralign.errors import ResourceMissingError
+
+    def missing():
+        raise ResourceMissingError("WordNet not found: set NLTK_DATA")
+
+    monkeypatch.setattr(evaluate, "wordnet_synonym_fn", missing)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "\t".join(GROUP[:2]) + "\n", encoding="utf-8")
+    assert main(["lattice", action, "--groups", str(groups), "--tokenized", "--wordnet"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("WordNet not found") == 1 and "group line" not in err and "every group failed" not in err

@@ -550,3 +550,58 @@ def test_leave_one_out_distances_are_the_brute_force_ones(group):
         lattice = chain(others[0].tokens) if len(others) == 1 else syntax_lattice(others)
         ed_lattice.append(brute_distance(lattice, list(held.tokens)))
     assert result.ed_input == tuple(ed_input) and result.ed_lattice == tuple(ed_lattice)
+
+
+def test_groups_of_texts_are_measured_as_the_same_groups_annotated() -> None:
+    """evaluate_groups and lattice_paraphrases took annotated groups only, so every group was
+    parsed where the command ran; they now take texts or token lists too, annotated where each
+    group is measured (a Dask worker with --workers), and the figures, the --incremental table
+    (its shuffles drawn in input order where the groups are read) and the pairs are those of the
+    same groups annotated first."""
+    from paralign.lattice import (
+        IncrementalTable,
+        annotate_groups,
+        evaluate_groups,
+        lattice_paraphrases,
+    )
+
+    texts = [("a", ["at least 12 people were killed last week .", "at least 12 persons died last week .",
+                    "last week 12 people died .", "12 people were killed last week ."]),
+             ("b", ["the cat sat on the mat .", "a cat sat on the mat .", "the cat was on the mat ."])]
+    annotated = list(annotate_groups(texts))
+    figures, tables, pairs = [], [], []
+    for groups in (texts, annotated):
+        table = IncrementalTable(min_size=3, seed=7, errors=[])
+        summary, _ = evaluate_groups(groups, leave_one_out=True, incremental=table, chunk_size=1)
+        figures.append(summary)
+        tables.append(table.table())
+        pairs.append([(e.phrase, e.paraphrase, e.score) for e in lattice_paraphrases(groups)[0]])
+    by_adding = IncrementalTable(min_size=3, seed=7)
+    for gid, sentences in annotated:
+        by_adding.add(gid, sentences)
+    assert figures[0] == figures[1] and figures[0]["groups"] == 2 and figures[0]["errors"] == []
+    assert tables[0] == tables[1] == by_adding.table() and tables[0][0]["groups"] == 2
+    assert pairs[0] == pairs[1] and pairs[0]
+
+
+def test_a_group_that_fails_on_a_worker_is_reported_and_the_others_kept() -> None:
+    """On Dask workers as in this process, a group that cannot be annotated (a sentence that is
+    no text) is one error by its id, in input order, and every other group is measured. With an
+    --incremental table, counting its sentences for its shuffle raised and stopped the batch."""
+    from paralign import parallel
+    from paralign.lattice import IncrementalTable, evaluate_groups, lattice_paraphrases
+
+    good = ["the cat sat on the mat .", "a cat sat on the mat ."]
+    groups = [("g1", good), ("bad", [3, 4]), ("g3", good), ("g4", good[::-1])]
+    runs = []
+    for workers in (1, 2):
+        with parallel(workers):
+            table = IncrementalTable(min_size=2, errors=[])
+            summary, _ = evaluate_groups(groups, workers=workers, chunk_size=1, incremental=table)
+            assert table.table()[0]["groups"] == 3
+            table, errors = lattice_paraphrases(groups, workers=workers, chunk_size=1)
+        runs.append((summary, [(e.phrase, e.paraphrase, e.score) for e in table], errors))
+    assert runs[0] == runs[1]
+    summary, pairs, errors = runs[0]
+    assert summary["groups"] == 3 and [e["group"] for e in summary["errors"]] == ["bad"] == [e["group"] for e in errors]
+    assert summary["errors"][0]["error"].startswith("InputTypeError: ") and ("a", "the", 3.0) in pairs

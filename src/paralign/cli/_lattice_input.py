@@ -1,6 +1,6 @@
 """What the six `paralign lattice` actions share: their options (`add_lattice_options`,
 `add_groups`), the reading of one group's sentences or a lattice's JSON (`lattice_from_input`), of
-a --sentences batch and of a groups file (`annotated_groups`, its failures `group_errors`).
+a --sentences batch and of a groups file (`groups_of`, its failures `group_errors`).
 
 Not for: an action's own options, running it or its text (:mod:`.lattice`); building or querying
 lattices (:mod:`paralign.lattice`).
@@ -9,7 +9,6 @@ lattices (:mod:`paralign.lattice`).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator
 from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
@@ -29,11 +28,12 @@ from ._common import (
     undecodable_lines,
     warn_skipped_pairs,
 )
+from ._options import add_scheduler_option
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
     from ..lattice import Lattice, LatticeOptions
-    from ..lattice.evaluate import Group
+    from ..lattice.evaluate import TextGroup
 
 
 def add_lattice_options(
@@ -77,6 +77,13 @@ def add_groups(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=non_negative_int, default=None,
                    help="seed of --sample (and, for stats, of --lm-train's sampled paths and --incremental's "
                    "shuffles; default: 0)")
+    p.add_argument("--workers", type=positive_int, default=1,
+                   help="Dask worker processes parsing, building and measuring the groups' lattices, the "
+                   "results summed here in input order: the same output as one process (default: "
+                   "%(default)s: in this process)")
+    p.add_argument("--chunk-size", type=positive_int, default=16, metavar="N",
+                   help="groups a chunk sent to a worker (default: %(default)s)")
+    add_scheduler_option(p)
 
 
 #: How a lattice is built from sentences, as (flag, argparse dest, default): what a --lattice
@@ -164,6 +171,16 @@ def group_lattice(args: argparse.Namespace, lines: list[str]) -> Lattice:
     return build_lattice([line.split() for line in lines] if args.tokenized else lines, lattice_options(args))
 
 
+def group_keys(args: argparse.Namespace, lines: list[str]) -> list[tuple[str, ...]]:
+    """A group's sentences as its lattice (:func:`group_lattice`) spells them: split on white
+    space with --tokenized, else by spaCy's tokenizer (the annotation's tokens), lower-cased
+    unless --keep-case (:func:`paralign.lattice.build.sentence_key`)."""
+    from ..lattice.build import lattice_annotator, sentence_key
+
+    tokens = [line.split() for line in lines] if args.tokenized else lattice_annotator().tokenize(lines)
+    return [sentence_key(t, not args.keep_case) for t in tokens]
+
+
 def sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
     """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
     is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
@@ -179,12 +196,13 @@ def sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
     return lines, bad
 
 
-def annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], dict[str, int], list[dict]]:
-    """The groups of --groups (sampled), annotated lazily: their number, the groups, the line
+def groups_of(args: argparse.Namespace) -> tuple[int, list[TextGroup], dict[str, int], list[dict]]:
+    """The groups of --groups (sampled), their sentences as read (annotated where each group is
+    measured: :func:`paralign.lattice.evaluate_groups`): their number, the groups, the line
     of each group of a TSV by id (for reporting a group that fails), and the bad pairs of a
     JSON file, left out and each reported on stderr as evaluate-aligner reports a bad gold
     pair (``skipped_rows``: docs/CLI.md, Batches)."""
-    from ..lattice.evaluate import annotate_groups, read_groups, sample_groups
+    from ..lattice.groups import read_groups, sample_groups
     from ..metrics.alignment_scores import skipped_rows
 
     lines: dict[str, int] = {}
@@ -196,7 +214,7 @@ def annotated_groups(args: argparse.Namespace) -> tuple[int, Iterator[Group], di
                                args.sample, args.seed)
         skipped = shown_names(skipped_rows(bad), names)
     warn_skipped_pairs(skipped)
-    return len(groups), annotate_groups(groups), lines, skipped
+    return len(groups), groups, lines, skipped
 
 
 def group_errors(args: argparse.Namespace, errors: list[dict], lines: dict[str, int], total: int) -> list[dict]:

@@ -16,7 +16,6 @@ import subprocess
 from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ._command_line import BY_SUFFIX
@@ -40,21 +39,19 @@ from ._common import (
 from ._lattice_input import (
     add_groups,
     add_lattice_options,
-    annotated_groups,
     check_lattice_options,
     group_errors,
+    group_keys,
     group_lattice,
+    groups_of,
     lattice_and_case,
     lattice_from_input,
     lattice_options,
     read_sentences,
     sentence_lines,
 )
-from ._options import check_only_with
+from ._options import check_only_with, cluster_runner
 from ._warnings import warn_item
-
-if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
-    from ..lattice.evaluate import Group
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -122,7 +119,9 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
                        "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
                        "(first N):' ('all:' when LIMIT reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
                        "states, edges, kbest: [{logprob, sentence}], sample, all}; logprob: the natural log of its "
-                       "probability (log10 is only for the path count).")
+                       "probability (log10 is only for the path count). Every input sentence is a path: "
+                       "--no-inputs lists only the new ones (text: a 'new paths (...): N' line after the "
+                       "count; JSON: new_paths, a string).")
     add_lattice_options(p)
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
@@ -131,6 +130,10 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of --sample (default: 0)")
     p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
                    help="enumerate up to LIMIT paths (default: 0, none)")
+    p.add_argument("--no-inputs", action="store_true",
+                   help="leave the group's own sentences out: count and list only the new paths, those that "
+                   "spell no input sentence (the sentences the lattice makes up; not with --lattice, which "
+                   "does not record them)")
     p.set_defaults(func=run_paths)
 
 
@@ -307,31 +310,54 @@ def render_written(r: dict) -> str:
 
 def run_paths(args: argparse.Namespace) -> int:
     check_only_with(args, {"--seed": 0}, ("--sample",))  # before the lattice is built
-    lattice = lattice_from_input(args)
+    if args.no_inputs and args.lattice:
+        raise ConfigurationError(f"--no-inputs leaves the group's own sentences out of the lists, and --lattice "
+                                 f"{args.lattice} (a lattice built already) does not record them: give the "
+                                 "sentences instead")
+    inputs = None
+    if args.no_inputs:
+        check_lattice_options(args)
+        lines = read_sentences(args.input)
+        lattice, inputs = group_lattice(args, lines), group_keys(args, lines)
+    else:
+        lattice = lattice_from_input(args)
     count = lattice.path_count()
     # every list is whole before anything is written: one that no memory holds is refused first
     lattice.check_list_size(min(args.kbest, count) + args.sample + min(args.all, count), per_state=args.kbest)
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
                     "states": lattice.n_states, "edges": lattice.n_edges}
+    if inputs is not None:
+        from ..lattice.new_paths import new_kbest, new_path_count, new_paths, new_sample
+
+        result["new_paths"] = str(new_path_count(lattice, inputs))
+        kbest = new_kbest(lattice, args.kbest, inputs)
+        sample = new_sample(lattice, args.sample, args.seed, inputs)
+        paths = new_paths(lattice, inputs)
+    else:
+        kbest, sample, paths = lattice.kbest(args.kbest), lattice.sample(args.sample, args.seed), lattice.paths()
     if args.kbest:
-        result["kbest"] = [{"logprob": lp, "sentence": " ".join(w)} for lp, w in lattice.kbest(args.kbest)]
+        result["kbest"] = [{"logprob": lp, "sentence": " ".join(w)} for lp, w in kbest]
     if args.sample:
-        result["sample"] = [" ".join(w) for w in lattice.sample(args.sample, args.seed)]
+        result["sample"] = [" ".join(w) for w in sample]
     if args.all:
         import itertools
         import sys
 
         # a LIMIT above sys.maxsize is no limit (islice refuses it with a traceback)
-        result["all"] = [" ".join(w) for w in itertools.islice(lattice.paths(), min(args.all, sys.maxsize))]
+        result["all"] = [" ".join(w) for w in itertools.islice(paths, min(args.all, sys.maxsize))]
     write_result(args, result, render_paths)
     return 0
 
 
 def render_paths(r: dict) -> str:
-    """`lattice paths` as text: the path count, then each list asked for under its heading (a
-    reader must tell the sample from the enumeration): the k best (log probability TAB path),
-    the sampled paths, the enumerated ones, one a line."""
+    """`lattice paths` as text: the path count (and with --no-inputs the new paths'), then each
+    list asked for under its heading (a reader must tell the sample from the enumeration): the k
+    best (log probability TAB path), the sampled paths, the enumerated ones, one a line."""
     lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
+    listed = int(r["paths"])
+    if "new_paths" in r:
+        lines.append(f"new paths (no input sentence; every list below holds only these): {r['new_paths']}")
+        listed = int(r["new_paths"])
     if "kbest" in r:
         lines.append("k-best (log probability TAB path):")
         lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r["kbest"]]
@@ -339,7 +365,7 @@ def render_paths(r: dict) -> str:
         lines.append(f"sample ({len(r['sample'])} uniformly sampled):")
         lines += r["sample"]
     if "all" in r:
-        lines.append(f"all (first {len(r['all'])}):" if len(r["all"]) < int(r["paths"]) else "all:")
+        lines.append(f"all (first {len(r['all'])}):" if len(r["all"]) < listed else "all:")
         lines += r["all"]
     return "\n".join(lines)
 
@@ -393,19 +419,16 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
                                  f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
-    total, groups, lines, _ = annotated_groups(args)
-    largest = [0]  # the most distinct sentences of a group: a lattice needs 2 to hold a paraphrase
-
-    def sized() -> Iterator[Group]:
-        for group in groups:
-            largest[0] = max(largest[0], len(group[1]))
-            yield group
-
-    table, errors = lattice_paraphrases(progress(sized(), "lattices", total), lattice_options(args),
-                                        max_length=args.max_length, minimal=not args.all_pairs,
-                                        tokenizer="whitespace" if args.tokenized else "spacy")
+    total, groups, lines, _ = groups_of(args)
+    largest = max((len(sentences) for _, sentences in groups), default=0)  # a lattice needs 2 for a paraphrase
+    with cluster_runner(args):
+        table, errors = lattice_paraphrases(groups, lattice_options(args), max_length=args.max_length,
+                                            minimal=not args.all_pairs,
+                                            tokenizer="whitespace" if args.tokenized else "spacy",
+                                            progress=lambda done: progress(done, "lattices", total),
+                                            workers=args.workers, chunk_size=args.chunk_size)
     group_errors(args, errors, lines, total)
-    _say_why_empty(args, total, largest[0])
+    _say_why_empty(args, total, largest)
     if args.format == "json":
         with open_out(args.output) as out:
             emit([{"phrase": e.phrase, "paraphrase": e.paraphrase, "score": e.score} for e in table],
@@ -441,23 +464,17 @@ def run_stats(args: argparse.Namespace) -> int:
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
     check_lattice_options(args)
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
-    total, groups, lines, skipped = annotated_groups(args)
+    total, groups, lines, skipped = groups_of(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
                                 "or more sentences: nothing to measure")
     errors: list[dict] = []
     table = IncrementalTable(lattice_options(args), min_size=args.incremental_min_size, seed=args.seed,
                              errors=errors) if args.incremental else None
-
-    def measured() -> Iterator[Group]:
-        """Each group as it is parsed, added to the --incremental table, then measured and let go."""
-        for group in progress(groups, "groups", total):
-            if table is not None:
-                table.add(*group)
-            yield group
-
-    summary, _ = evaluate_groups(measured(), lattice_options(args), leave_one_out=args.leave_one_out,
-                                 lm=lm, seed=args.seed)
+    with cluster_runner(args):  # each group parsed, measured (and its --incremental rows) where it runs
+        summary, _ = evaluate_groups(groups, lattice_options(args), leave_one_out=args.leave_one_out, lm=lm,
+                                     seed=args.seed, progress=lambda done: progress(done, "groups", total),
+                                     incremental=table, workers=args.workers, chunk_size=args.chunk_size)
     if summary["groups"] and summary["sentences"] == summary["groups"]:
         _say_why_empty(args, summary["groups"], 1, "each lattice is that sentence: these figures compare nothing")
     errors = summary["errors"] + errors  # the measures' failures first, then the table's

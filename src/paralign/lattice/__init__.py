@@ -8,7 +8,7 @@ ratio, n-gram LM entropy (:class:`NGramLM`) and the paper's evaluations (:mod:`.
 One file per stage: :mod:`.trees`, :mod:`.forest` (merging), :mod:`.fsa` (building and squeezing
 the FSA), :mod:`.word_lattice` (the frozen lattice and its queries; :mod:`.edit_distance` its
 edit distance from a sentence; :mod:`.record` checks the JSON it is read from), :mod:`.build` (the whole
-pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.evaluate`.
+pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.groups` (groups read from a file), :mod:`.evaluate`.
 
 Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables
 from parallel text by pivoting (:mod:`paralign.pivot`).
@@ -23,20 +23,17 @@ from .evaluate import (
     GroupLattices,
     GroupResult,
     IncrementalTable,
-    annotate_groups,
     evaluate_group,
     evaluate_groups,
     incremental,
     lattice_for_group,
     lattice_paraphrases,
-    mtreference_groups,
-    read_groups,
     repetition_ratios,
-    sample_groups,
     summarize,
 )
 from .forest import ForestNode, Merger
 from .fsa import LatticeBuilder, chain
+from .groups import annotate_groups, mtreference_groups, read_groups, sample_groups
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
 from .trees import Tree, parse_tree, projective_heads

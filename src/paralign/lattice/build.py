@@ -141,7 +141,7 @@ def sentence_key(tokens: Iterable[str], lowercase: bool = True) -> tuple[str, ..
     """What a sentence is to a lattice: its tokens as the lattice spells them (lower-cased when
     `lowercase`). Two sentences of a group with one key are one sentence: one path, counted
     once in edge weights, in a group's size (`lattice stats`) and by `--min-size`
-    (:func:`.evaluate.read_groups`): "The cat sat." and "the cat sat ." are one sentence
+    (:func:`.groups.read_groups`): "The cat sat." and "the cat sat ." are one sentence
     (spaCy gives both the tokens the, cat, sat and .). A run of white space in a text is one
     space to the tokenizer (:mod:`paralign.nlp`: no whitespace tokens), so "the cat  sat" is
     that sentence too."""

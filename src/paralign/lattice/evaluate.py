@@ -3,7 +3,10 @@
 
 Everything works on groups of annotated sentences (`(group_id, [Sentence, ...])`); identical
 sentences (after lower-casing) are collapsed, as groups are sets of distinct translations. A
-group that fails is reported in `errors` (by id) and the others are still counted.
+group that fails is reported in `errors` (by id) and the others are still counted. The batch
+evaluations (:func:`evaluate_groups`, :func:`lattice_paraphrases`) also take groups of texts or
+token lists, annotated where each group runs: in chunks on the batch runner
+(:mod:`paralign.workers`), here or on Dask workers, summed here in input order.
 """
 
 from __future__ import annotations
@@ -14,29 +17,38 @@ import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from pathlib import Path
+from typing import Any
 
-from ..errors import ConfigurationError, FormatError
+from ..errors import SETUP_ERRORS, FormatError, LatticeError, check_count, counted
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
-from ..shown_text import plain_text
 from .build import (
     LatticeOptions,
     build_lattice,
     distinct_sentences,
-    lattice_annotator,
     lattice_from_trees,
     sentence_key,
 )
 from .forest import wordnet_synonym_fn
 from .fsa import chain
+from .groups import Group as Group
+from .groups import annotate_groups as annotate_groups
+from .groups import distinct_texts as distinct_texts
+from .groups import mtreference_groups as mtreference_groups
+from .groups import read_groups as read_groups
+from .groups import sample_groups as sample_groups
 from .lm import NGramLM
 from .msa import msa_lattice, word_edit_distance
 from .trees import Tree, parse_tree
-from .word_lattice import Lattice, paraphrase_table
+from .word_lattice import Lattice, table_of_pairs
 
-Group = tuple[str, Sequence[Sentence]]
+#: A group not annotated yet: its id and its texts or token lists (as :func:`read_groups` gives them).
+TextGroup = tuple[str, Sequence[str] | Sequence[Sequence[str]]]
 LENGTH_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 10**9))
+#: Groups a chunk of the batch runner on a Dask cluster (in this process each group is a chunk,
+#: so its result, and a progress bar, comes as soon as it is measured). Bible verses take about
+#: 0.1 s a group to parse and measure: a chunk is seconds of work, as align's 64 pairs are.
+CHUNK_GROUPS = 16
 
 
 class GroupLattices:
@@ -188,22 +200,172 @@ def summarize(results: Sequence[GroupResult], errors: Sequence[dict] = ()) -> di
 
 
 def evaluate_groups(
-    groups: Iterable[Group], options: LatticeOptions | None = None, *, leave_one_out: bool = False,
+    groups: Iterable[Group | TextGroup], options: LatticeOptions | None = None, *, leave_one_out: bool = False,
     lm: NGramLM | None = None, lm_samples: int = 20, seed: int = 0,
-    progress: Callable[[Iterable[Group]], Iterable[Group]] | None = None,
+    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, incremental: IncrementalTable | None = None,
+    workers: int = 1, chunk_size: int = CHUNK_GROUPS,
 ) -> tuple[dict, list[GroupResult]]:
-    """Evaluate every group; a failing group is listed in the summary's `errors` and skipped."""
+    """Evaluate every group; a failing group is listed in the summary's `errors` and skipped.
+
+    A group's sentences are Sentences, or texts or token lists annotated where the group is
+    measured. With `incremental`, each group is also added to that table (its shuffle drawn
+    here, in input order: :meth:`IncrementalTable.draw`). The groups run in chunks on the batch
+    runner (:mod:`paralign.workers`: in this process with one worker, else `chunk_size` groups
+    a chunk on a Dask cluster of `workers`, or the enclosing :func:`paralign.parallel` block's),
+    and are summed here in input order, so any number of workers gives the same figures.
+    `progress` wraps the groups as they are measured (tqdm-style)."""
     results: list[GroupResult] = []
     errors: list[dict] = []
-    for group_id, sentences in (progress or (lambda x: x))(groups):
-        try:
-            results.append(evaluate_group(
-                group_id, sentences, options, leave_one_out=leave_one_out, lm=lm,
-                lm_samples=lm_samples, seed=seed,
-            ))
-        except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
-            errors.append(group_error(group_id, exc))
+    table_options = incremental.options if incremental is not None else None
+    task = _Measure(options, leave_one_out, lm, lm_samples, seed, table_options)
+
+    def items() -> Iterator[_Item]:
+        for gid, given in groups:
+            sentences: list = list(given)
+            yield gid, sentences, None if incremental is None else _drawn(incremental, sentences)
+
+    for done in (progress or (lambda x: x))(_run_groups(task, items(), _measure_failed, workers, chunk_size)):
+        if done.result is not None:
+            results.append(done.result)
+        elif done.error is not None:
+            errors.append(done.error)
+        if incremental is not None:
+            incremental.record(done.id, done.rows, done.rows_error)
     return summarize(results, errors), results
+
+
+#: A group to run: its id, its sentences, and its --incremental shuffle (None: none drawn).
+_Item = tuple[str, list, "list[int] | None"]
+
+
+@dataclass(frozen=True, slots=True)
+class _Done:
+    """What a chunk task gives back for a group: its measures or pairs, or its failure; and its
+    incremental rows or their failure."""
+
+    id: str
+    result: GroupResult | None = None
+    pairs: frozenset[tuple[str, str]] = frozenset()
+    error: dict | None = None
+    rows: tuple[tuple[int, int, int], ...] | None = None
+    rows_error: dict | None = None
+
+
+def _annotated(gid: str, sentences: list) -> list[Sentence]:
+    """A group's sentences as Sentences: those given so kept, the others annotated together."""
+    todo = [s for s in sentences if not isinstance(s, Sentence)]
+    if not todo:
+        return sentences
+    parsed = iter(next(annotate_groups([(gid, todo)]))[1])
+    return [s if isinstance(s, Sentence) else next(parsed) for s in sentences]
+
+
+@dataclass(frozen=True, slots=True)
+class _Measure:
+    """The chunk task of :func:`evaluate_groups`: each group annotated, measured and (with a
+    shuffle) given its incremental rows, where the chunk runs. Picklable: sent to a worker once."""
+
+    options: LatticeOptions | None
+    leave_one_out: bool
+    lm: NGramLM | None
+    lm_samples: int
+    seed: int
+    table_options: LatticeOptions | None
+
+    def __call__(self, chunk: list[_Item]) -> list[_Done]:
+        return [self.one(*item) for item in chunk]
+
+    def one(self, gid: str, sentences: list, order: list[int] | None) -> _Done:
+        try:
+            annotated = _annotated(gid, sentences)
+        except SETUP_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
+            return _measure_failed([(gid, sentences, order)], group_error(gid, exc)["error"])[0]
+        result = error = rows = rows_error = None
+        try:
+            result = evaluate_group(gid, annotated, self.options, leave_one_out=self.leave_one_out, lm=self.lm,
+                                    lm_samples=self.lm_samples, seed=self.seed)
+        except SETUP_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
+            error = group_error(gid, exc)
+        if order is not None:
+            try:
+                rows = tuple(incremental_rows(GroupLattices(annotated, self.table_options), order))
+            except SETUP_ERRORS:
+                raise
+            except Exception as exc:  # noqa: BLE001 - one bad group must not lose the others
+                rows_error = group_error(gid, exc)
+        return _Done(gid, result=result, error=error, rows=rows, rows_error=rows_error)
+
+
+def _measure_failed(chunk: list[_Item], why: str) -> list[_Done]:
+    """Each group of a chunk that could not run (its worker died, its annotation failed), failed
+    for every table asked of it."""
+    return [_Done(gid, error={"group": gid, "error": why},
+                  rows_error=None if order is None else {"group": gid, "error": why}) for gid, _, order in chunk]
+
+
+@dataclass(frozen=True, slots=True)
+class _Mine:
+    """The chunk task of :func:`lattice_paraphrases`: each group annotated and its lattice's
+    pairs found (none for a group of one distinct sentence), where the chunk runs."""
+
+    options: LatticeOptions | None
+    max_length: int
+    minimal: bool
+
+    def __call__(self, chunk: list[_Item]) -> list[_Done]:
+        return [self.one(gid, sentences) for gid, sentences, _ in chunk]
+
+    def one(self, gid: str, sentences: list) -> _Done:
+        try:
+            g = GroupLattices(_annotated(gid, sentences), self.options)
+            pairs = g.lattice().paraphrase_pairs(self.max_length, minimal=self.minimal) if len(g) >= 2 else set()
+        except SETUP_ERRORS:
+            raise
+        except Exception as exc:  # noqa: BLE001 - report the group and go on
+            return _Done(gid, error=group_error(gid, exc))
+        return _Done(gid, pairs=frozenset(pairs))
+
+
+def _mine_failed(chunk: list[_Item], why: str) -> list[_Done]:
+    return [_Done(gid, error={"group": gid, "error": why}) for gid, _, _ in chunk]
+
+
+def _run_groups(task: Callable[[list[_Item]], list[_Done]], items: Iterable[_Item],
+                failed: Callable[[list[_Item], str], list[_Done]], workers: int, chunk_size: int) -> Iterator[_Done]:
+    """Each group's outcome, in input order, from the batch runner: chunks of one group where
+    they run in this process, of `chunk_size` on a cluster."""
+    from ..workers import block_options, iter_chunk_results
+
+    check_count(chunk_size, "chunk_size")
+    block = block_options()
+    here = (workers if block is None else block.workers) == 1 and (block is None or block.address() is None)
+    for done in iter_chunk_results(task, items, failed, workers=workers, chunk_size=1 if here else chunk_size):
+        yield from done
+
+
+def _drawn(table: IncrementalTable, sentences: list) -> list[int] | None:
+    """The group's shuffle drawn from `table` (:meth:`IncrementalTable.draw`); none for a group
+    whose sentences cannot be counted (no text, no token list), which fails where it is
+    annotated and is reported there, the other groups going on."""
+    try:
+        size = _distinct_count(sentences, table.options)
+    except Exception:  # noqa: BLE001 - reported as the group's failure where it runs
+        return None
+    return table.draw(size)
+
+
+def _distinct_count(sentences: Sequence[Sentence | str | Sequence[str]], options: LatticeOptions | None) -> int:
+    """How many distinct sentences a group's lattice counts (:func:`.build.sentence_key`),
+    told before it is annotated: what its --incremental shuffle is drawn for."""
+    lowercase = (options or LatticeOptions()).lowercase
+    texts = [s for s in sentences if isinstance(s, str)]
+    keys = {sentence_key(s.tokens if isinstance(s, Sentence) else s, lowercase)
+            for s in sentences if not isinstance(s, str)}
+    return len(keys) + (len(distinct_texts(texts, lowercase=lowercase)) if texts else 0)
 
 
 def group_error(group_id: str, exc: BaseException) -> dict:
@@ -234,22 +396,34 @@ class IncrementalTable:
         """Count one group (all of its rows, or none when it fails)."""
         try:
             g = GroupLattices(sentences, self.options)
-            if len(g) < self.min_size:
-                return
-            order = list(range(len(g)))
-            self._rng.shuffle(order)
-            test, rest = g.tokens[order[0]], order[1:]
-            found = []
-            for n in range(1, len(rest) + 1):
-                used = rest[:n]
-                found.append((n, min(word_edit_distance(test, g.tokens[j]) for j in used),
-                              g.lattice(used).distance(test)))
+            order = self.draw(len(g))
+            rows = None if order is None else incremental_rows(g, order)
         except Exception as exc:  # noqa: BLE001 - with `errors`, one bad group must not lose the others
             if self.errors is None:
                 raise
             self.errors.append(group_error(group_id, exc))
             return
-        for n, ed_in, ed_sa in found:
+        self.record(group_id, rows)
+
+    def draw(self, size: int) -> list[int] | None:
+        """The order of a group of `size` distinct sentences (the first held out, then the n
+        used), drawn from the table's one generator; None for a group under `min_size`, which
+        draws nothing. Drawn for each group in input order, wherever its rows are computed."""
+        if size < self.min_size:
+            return None
+        order = list(range(size))
+        self._rng.shuffle(order)
+        return order
+
+    def record(self, group_id: str, rows: Sequence[tuple[int, int, int]] | None, error: dict | None = None) -> None:
+        """Count a group's rows (:func:`incremental_rows`), or its failure `error` (a
+        :func:`group_error` record): appended to `errors`, or without that list a LatticeError."""
+        if error is not None:
+            if self.errors is None:
+                raise LatticeError(f"group {group_id}: {error['error']}")
+            self.errors.append(error)
+            return
+        for n, ed_in, ed_sa in rows or ():
             self._rows.setdefault(n, []).append((ed_in, ed_sa))
 
     def table(self) -> list[dict]:
@@ -264,6 +438,20 @@ class IncrementalTable:
                 "gain": statistics.fmean(v[0] - v[1] for v in values),
             })
         return table
+
+
+def incremental_rows(g: GroupLattices, order: Sequence[int]) -> list[tuple[int, int, int]]:
+    """A group's rows of the :class:`IncrementalTable`: with its sentences in `order`, the first
+    held out and for n = 1, 2, ... the next n used, (n, ed_input_n, ed_lattice_n)."""
+    if len(order) != len(g):
+        raise LatticeError(f"the shuffle drawn for {counted(len(order), 'sentence')} is not for this group of "
+                           f"{counted(len(g), 'distinct sentence')}")
+    test, rest = g.tokens[order[0]], order[1:]
+    found = []
+    for n in range(1, len(rest) + 1):
+        used = rest[:n]
+        found.append((n, min(word_edit_distance(test, g.tokens[j]) for j in used), g.lattice(used).distance(test)))
+    return found
 
 
 def incremental(
@@ -288,145 +476,29 @@ def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | N
     return build_lattice(sentences, options)
 
 
-def annotate_groups(
-    groups: Iterable[tuple[str, Sequence[str | Sequence[str]]]], annotator=None, *, batch: int = 512
-) -> Iterator[Group]:
-    """Parse the sentences of (id, texts-or-token-lists) groups in batches, yielding
-    (id, [Sentence, ...]); the group order is kept. The default `annotator` is
-    :func:`.build.lattice_annotator` (no named entities, which lattices never read)."""
-    annotator = annotator or lattice_annotator()
-    pending: list[tuple[str, int]] = []
-    items: list[str | Sequence[str]] = []
-
-    def flush() -> Iterator[Group]:
-        parsed = list(annotator.pipe(items))
-        k = 0
-        for gid, n in pending:
-            yield gid, parsed[k : k + n]
-            k += n
-        pending.clear()
-        items.clear()
-
-    for gid, sentences in groups:
-        pending.append((gid, len(sentences)))
-        items.extend(sentences)
-        if len(items) >= batch:
-            yield from flush()
-    if items or pending:
-        yield from flush()
-
-
-def sample_groups(groups: Iterable, n: int | None, seed: int = 0) -> list:
-    """A seeded uniform sample of `n` >= 0 items (reservoir sampling, streaming; order kept)."""
-    if n is None:
-        return list(groups)
-    if n < 0:
-        raise ConfigurationError(f"sample size must be >= 0, got {n}")
-    rng = random.Random(seed)
-    reservoir: list[tuple[int, object]] = []
-    for k, item in enumerate(groups):
-        if k < n:
-            reservoir.append((k, item))
-        else:
-            j = rng.randrange(k + 1)
-            if j < n:
-                reservoir[j] = (k, item)
-    return [item for _, item in sorted(reservoir, key=lambda x: x[0])]
-
-
-def mtreference_groups(
-    path: str | Path, min_size: int = 1, *, lowercase: bool = True, skipped: list | None = None,
-) -> list[tuple[str, list[list[str]]]]:
-    """MTReference source-segment groups as (key, distinct token lists), in file order: a
-    group's token lists are distinct as its lattice counts them (:func:`.build.sentence_key`:
-    lower-cased unless not `lowercase`), and groups with fewer than `min_size` are left out.
-    With a `skipped` list, a bad pair is left out and added to it as (position, BadPair)
-    instead of stopping the run (:func:`paralign.corpora.groups.alignment_groups`)."""
-    from ..corpora.groups import alignment_groups
-
-    out = []
-    for key, seen in alignment_groups(path, skipped):
-        kept: dict[tuple[str, ...], list[str]] = {}
-        for tokens in seen:
-            kept.setdefault(sentence_key(tokens, lowercase), list(tokens))
-        if len(kept) >= min_size:
-            out.append((key, list(kept.values())))
-    return out
-
-
-def distinct_texts(texts: Sequence[str], *, tokenized: bool = False, lowercase: bool = True) -> list[str]:
-    """The first text of each sentence of a group as its lattice counts them (one
-    :func:`.build.sentence_key`), in order: "The cat sat." and "the cat sat ." are one sentence
-    unless not `lowercase`. The key needs the lattice's tokens, whitespace-split when
-    `tokenized`, else spaCy's (:meth:`Annotator.tokenize` of :func:`.build.lattice_annotator`,
-    which runs only when two texts have the same characters as spaCy is given them
-    (:func:`..shown_text.plain_text`: "&amp;" is "&", invisible characters gone, NFC), white
-    space aside and case-folded when `lowercase`: texts that differ there are never one sentence)."""
-    texts = list(dict.fromkeys(texts))
-    tokens: Sequence[Sequence[str]]
-    if tokenized:
-        tokens = [t.split() for t in texts]
-    else:
-        plain = ["".join(plain_text(t).split()) for t in texts]
-        folded = Counter(p.casefold() if lowercase else p for p in plain)
-        if len(folded) == len(texts):
-            return texts
-        tokens = list(lattice_annotator().tokenize(texts))
-    kept: dict[tuple[str, ...], str] = {}
-    for text, words in zip(texts, tokens, strict=True):
-        kept.setdefault(sentence_key(words, lowercase), text)
-    return list(kept.values())
-
-
-def read_groups(
-    path: str | Path, *, tokenized: bool = False, min_size: int = 1, lowercase: bool = True,
-    lines: dict[str, int] | None = None, skipped: list | None = None,
-) -> Iterator[tuple[str, list[str] | list[list[str]]]]:
-    """Groups of a file, streamed: gold alignments as JSON (jacana or JSONL, told by the
-    contents: MTReference source-segment groups, tokenised), else a groups TSV (plain or Bible
-    layout; sentences are split on whitespace when `tokenized`). Each group holds its distinct
-    sentences as its lattice counts them (:func:`distinct_texts`; `lowercase` as
-    :class:`.build.LatticeOptions`), and groups with fewer than `min_size` are skipped. A
-    `lines` dict is filled with the line of each group of a TSV yielded (by id), so that a
-    group that fails can be reported at its line. A `skipped` list gets each bad pair of a JSON
-    file as (position, BadPair), left out as :func:`mtreference_groups` says; without one a bad
-    pair stops the run."""
-    from ..corpora.groups import is_alignment_json, iter_groups
-
-    if is_alignment_json(path):
-        yield from mtreference_groups(path, min_size, lowercase=lowercase, skipped=skipped)
-        return
-
-    for group in iter_groups(path):
-        sentences = distinct_texts(group.sentences, tokenized=tokenized, lowercase=lowercase)
-        if len(sentences) < min_size:
-            continue
-        if lines is not None:
-            lines[group.id] = group.line
-        yield group.id, ([s.split() for s in sentences] if tokenized else sentences)
-
-
 def lattice_paraphrases(
-    groups: Iterable[Group], options: LatticeOptions | None = None, *, max_length: int = 5,
+    groups: Iterable[Group | TextGroup], options: LatticeOptions | None = None, *, max_length: int = 5,
     minimal: bool = True, name: str = "lattice", tokenizer: str = "spacy",
+    progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, workers: int = 1,
+    chunk_size: int = CHUNK_GROUPS,
 ) -> tuple[ParaphraseTable, list[dict]]:
     """Sub-path paraphrase pairs of every group's lattice; score = number of groups yielding the
     pair. Returns the table and the failed groups (by id). The table records how its phrases
     were made (:func:`.word_lattice.paraphrase_table`): split by `tokenizer` (``spacy``, which
     :func:`annotate_groups` splits texts with; ``whitespace`` for groups given as tokens) and
-    lower-cased as `options` says."""
+    lower-cased as `options` says. Groups (Sentences, or texts or token lists annotated where
+    they are mined), `progress`, `workers` and `chunk_size` as for :func:`evaluate_groups`:
+    each group's pairs are found where it runs and counted here, so the table is the same."""
     errors: list[dict] = []
+    task = _Mine(options, max_length, minimal)
 
-    def lattices() -> Iterator[Lattice]:
-        for gid, sentences in groups:
-            try:
-                g = GroupLattices(sentences, options)
-                if len(g) >= 2:
-                    yield g.lattice()
-            except Exception as exc:  # noqa: BLE001 - report the group and go on
-                errors.append(group_error(gid, exc))
+    def pair_sets() -> Iterator[frozenset[tuple[str, str]]]:
+        items = ((gid, list(sentences), None) for gid, sentences in groups)
+        for done in (progress or (lambda x: x))(_run_groups(task, items, _mine_failed, workers, chunk_size)):
+            if done.error is not None:
+                errors.append(done.error)
+            yield done.pairs
 
     lowercase = (options or LatticeOptions()).lowercase
-    table = paraphrase_table(lattices(), max_length=max_length, minimal=minimal, name=name,
-                             tokenizer=tokenizer, lowercase=lowercase)
+    table = table_of_pairs(pair_sets(), name=name, tokenizer=tokenizer, lowercase=lowercase)
     return table, errors

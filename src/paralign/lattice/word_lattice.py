@@ -552,9 +552,21 @@ def paraphrase_table(
     Rows are in a fixed order, whatever the hash seed (the pairs of a lattice are an unordered
     set): sorted by phrase, then the highest score first, then by paraphrase; `lattice
     paraphrases` writes them in this order."""
+    pair_sets = (lattice.paraphrase_pairs(max_length, minimal=minimal) for lattice in lattices)
+    return table_of_pairs(pair_sets, name=name, tokenizer=tokenizer, lowercase=lowercase)
+
+
+def table_of_pairs(
+    pair_sets: Iterable[Iterable[tuple[str, str]]], *, name: str = "lattice", tokenizer: str | None = None,
+    lowercase: bool = True,
+) -> ParaphraseTable:
+    """The table of :func:`paraphrase_table` from each lattice's pairs (each set counted once
+    a lattice, as :meth:`Lattice.paraphrase_pairs` gives them): what a batch whose lattices
+    were mined elsewhere (on Dask workers, :func:`.evaluate.lattice_paraphrases`) adds up, in
+    the same fixed row order."""
     counts: Counter[tuple[str, str]] = Counter()
-    for lattice in lattices:
-        counts.update(lattice.paraphrase_pairs(max_length, minimal=minimal))
+    for pairs in pair_sets:
+        counts.update(pairs)
     table = ParaphraseTable(name, lowercase=lowercase, tokenizer=tokenizer)
     for (a, b), c in sorted(counts.items(), key=lambda item: (item[0][0], -item[1], item[0][1])):
         table.add(a, b, float(c))

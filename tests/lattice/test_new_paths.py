@@ -1,0 +1,71 @@
+"""lattice.new_paths: a lattice's paths that spell none of its group's sentences
+(`lattice paths --no-inputs`)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from paralign.lattice import LatticeBuilder
+from paralign.lattice.new_paths import (
+    new_kbest,
+    new_path_count,
+    new_paths,
+    new_sample,
+    spelling_count,
+)
+
+WORDS = ["a", "b", "c"]
+
+
+@st.composite
+def lattices(draw):
+    """Small acyclic lattices with epsilon edges, so that two paths can spell one string."""
+    b = LatticeBuilder()
+    states = [b.start] + [b.new_state() for _ in range(draw(st.integers(0, 3)))] + [b.end]
+    for k in range(len(states) - 1):  # a chain, so every state is on a path
+        b.add_edge(states[k], draw(st.sampled_from(WORDS)), states[k + 1])
+    for _ in range(draw(st.integers(0, 4))):
+        i = draw(st.integers(0, len(states) - 2))
+        j = draw(st.integers(i + 1, len(states) - 1))
+        b.add_edge(states[i], draw(st.sampled_from([*WORDS, None])), states[j])
+    return b.freeze()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(lattices(), st.data())
+def test_new_paths_are_the_paths_less_those_spelling_an_input(lattice, data):
+    every = list(lattice.paths())
+    spelt = Counter(every)
+    inputs = data.draw(st.lists(st.sampled_from(every), max_size=3))
+    for words in set(every) | {("a", "b", "c", "a", "b", "c", "a")}:
+        assert spelling_count(lattice, words) == spelt[words]
+    new = [p for p in every if p not in set(inputs)]
+    assert new_path_count(lattice, inputs) == len(new)
+    assert list(new_paths(lattice, inputs)) == new
+    best = new_kbest(lattice, 3, inputs)  # the 3 best new paths (ties in any order)
+    wanted = [lp for lp, words in lattice.kbest(len(every)) if words not in set(inputs)][:3]
+    assert [round(lp, 9) for lp, _ in best] == [round(lp, 9) for lp in wanted]
+    assert all(words in new for _, words in best)
+    sample = new_sample(lattice, 5, 1, inputs)
+    assert len(sample) == (5 if new else 0) and set(sample) <= set(new)
+
+
+def test_a_sample_of_new_paths_is_uniform_over_them_and_seeded():
+    """Every path but the inputs is drawn about as often (uniform over the new paths), and a
+    seed gives its sample again."""
+    b = LatticeBuilder()
+    one, two = b.new_state(), b.new_state()
+    for src, words, dst in ((b.start, "ax", one), (one, "b", two), (two, "cz", b.end)):
+        for word in words:
+            b.add_edge(src, word, dst)
+    lattice = b.freeze()  # 4 paths, 2 of them new
+    inputs = [("a", "b", "c"), ("x", "b", "z")]
+    sample = new_sample(lattice, 2000, 5, inputs)
+    counts = Counter(sample)
+    assert set(counts) == {("a", "b", "z"), ("x", "b", "c")}
+    assert all(850 < c < 1150 for c in counts.values())
+    assert new_sample(lattice, 2000, 5, inputs) == sample and new_sample(lattice, 10, 5, inputs) == sample[:10]
+    assert new_sample(lattice, 3, 0, [*inputs, ("a", "b", "z"), ("x", "b", "c")]) == []  # no new path
