@@ -538,7 +538,11 @@ def test_a_preset_the_aligner_has_not_is_refused_naming_both_fields(client) -> N
         assert client.post(route, json={**body, "aligner": "exact", "preset": "default"}).status_code == 200
         assert client.post(route, json={**body, "preset": "paper"}).status_code == 200
     if "contextual" in info["aligners"]:
-        assert client.post("/api/align", json={**pair, "aligner": "contextual", "preset": "contextual"}).status_code == 200
+        for preset in ("contextual", "default"):  # as the command line takes --aligner contextual --preset default
+            assert client.post("/api/align", json={**pair, "aligner": "contextual", "preset": preset}).status_code == 200
+    rule = client.get("/openapi.json").json()["components"]["schemas"]["AlignRequest"]["allOf"]
+    assert {r["if"]["properties"]["aligner"]["const"]: r["then"]["properties"]["preset"]["enum"] for r in rule} == {
+        "exact": ["default"], "contextual": ["default", "contextual"]}
     page = client.get("/align", params={**pair, "aligner": "exact", "preset": "paper"})
     assert page.status_code == 422 and '"preset": "paper"' in html.unescape(page.text)
 

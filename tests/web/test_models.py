@@ -94,3 +94,34 @@ def test_the_written_out_choices_are_their_registries() -> None:
     assert fields["Span", "tier"] == models.SpanTier and fields["WordMatch", "tier"] == models.Tier
     assert fields["PairRequest", "aligner"] == models.AlignerName and fields["PairRequest", "preset"] == models.Preset
     assert fields["ParaEvalRequest", "config"] == models.ParaEvalConfig
+
+
+def test_the_api_takes_and_refuses_the_presets_the_command_line_does_with_one_message() -> None:
+    """Every (aligner, preset): the request models refuse it exactly when the commands' check
+    does (registry.preset_clash, one rule), with the same message, each naming the fields its
+    own way. The API took "aligner": "contextual" with "preset": "default" while the command
+    line refused --aligner contextual --preset default."""
+    import argparse
+
+    from paralign.aligners.registry import ALIGNER_NAMES
+    from paralign.aligners.sultan import PRESETS
+    from paralign.cli._options import check_aligner_preset
+    from paralign.errors import ConfigurationError
+    from paralign.web.models import BatchRequest
+
+    for aligner in ALIGNER_NAMES:
+        for preset in PRESETS:
+            try:
+                check_aligner_preset(argparse.Namespace(aligner=aligner, preset=preset))
+                command = None
+            except ConfigurationError as exc:
+                command = str(exc)
+            for model, fields in ((AlignRequest, {"source": "a", "target": "a"}), (BatchRequest, {"pairs": "a\ta\n"})):
+                try:
+                    model(**fields, aligner=aligner, preset=preset)
+                    api = None
+                except ValidationError as exc:
+                    api = field_errors(exc.errors())[0]["message"]
+                shown = None if api is None else re.sub(r'"(\w+)"(: "(\w+)")?', lambda m: "--" + " ".join(
+                    filter(None, (m.group(1), m.group(3)))), api)
+                assert shown == command, (aligner, preset, model.__name__)

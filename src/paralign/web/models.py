@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from ..aligners.registry import preset_clash
+from ..aligners.registry import ALIGNER_PRESETS, preset_clash
 from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
@@ -180,27 +180,28 @@ def body_field(name: str, value: str | None = None) -> str:
 
 
 def _presets_of_aligners() -> dict[str, Any]:
-    """The JSON schema's rule of :class:`AlignerRequest`: the presets each aligner but sultan takes."""
+    """The JSON schema's rule of :class:`AlignerRequest`: the presets each aligner but sultan takes
+    (:data:`~paralign.aligners.registry.ALIGNER_PRESETS`, the rule of ``preset_clash``)."""
     return {"allOf": [{"if": {"properties": {"aligner": {"const": aligner}}, "required": ["aligner"]},
-                       "then": {"properties": {"preset": {"enum": presets}}}}
-                      for aligner, presets in (("exact", ["default"]), ("contextual", ["default", "contextual"]))]}
+                       "then": {"properties": {"preset": {"enum": list(presets)}}}}
+                      for aligner, presets in ALIGNER_PRESETS.items()]}
 
 
 class AlignerRequest(Request):
     """A request naming an aligner and a preset (the `aligner` and `preset` fields of its
-    subclasses): a preset other than ``default`` (the field's default, which the pages' forms
-    send with every aligner) with ``"aligner": "exact"``, or other than ``contextual`` with
-    ``"aligner": "contextual"``, is refused (422) naming both fields, as the commands refuse
-    ``--aligner exact --preset paper`` (:func:`~paralign.aligners.registry.preset_clash`):
-    it was ignored without a word. The schema says so (``if``/``then``), for clients and the
-    fuzzing test, which sends only what the schema admits as valid."""
+    subclasses): ``default`` (the field's default, which the pages' forms send with every
+    aligner) goes with every aligner; another preset than ``contextual`` with ``"aligner":
+    "contextual"``, or any other with ``"aligner": "exact"``, is refused (422) naming both
+    fields, with the message the commands give ``--aligner exact --preset paper``: one rule for
+    both (:func:`~paralign.aligners.registry.preset_clash`); the preset was ignored without a
+    word. The schema says so (``if``/``then``), for clients and the fuzzing test, which sends
+    only what the schema admits as valid."""
 
     model_config = ConfigDict(json_schema_extra=_presets_of_aligners())
 
     @model_validator(mode="after")
     def _preset_for_the_aligner(self) -> AlignerRequest:
-        preset = getattr(self, "preset", "default")
-        clash = preset_clash(getattr(self, "aligner", "sultan"), None if preset == "default" else preset, body_field)
+        clash = preset_clash(getattr(self, "aligner", "sultan"), getattr(self, "preset", None), body_field)
         if clash is not None:
             raise ValueError(clash)
         return self
