@@ -121,11 +121,20 @@ def test_a_label_and_a_preset_together_are_refused() -> None:
 def test_preset_clash_is_why_a_preset_cannot_go_with_an_aligner() -> None:
     """The one check of the commands' --aligner/--preset and the web API's fields: a preset asked
     of the exact aligner but default (its one option set, which the web pages send with every
-    aligner), or another than contextual of the contextual aligner, is named with it; none asked
-    (None), or the sultan aligner's, is fine."""
+    aligner), or another than contextual or default of the contextual aligner, is named with it;
+    none asked (None), default, or the sultan aligner's, is fine: ALIGNER_PRESETS, the rule the
+    web API's schema states too. The command line refused --aligner contextual --preset default,
+    which the API and get_aligner("contextual", "default") took."""
+    from paralign.aligners.registry import ALIGNER_NAMES, ALIGNER_PRESETS
+    from paralign.aligners.sultan import PRESETS
+
     assert preset_clash("exact", None) is None and preset_clash("contextual", "contextual") is None
     assert preset_clash("sultan", "paper") is None and preset_clash("contextual", None) is None
-    assert preset_clash("exact", "default") is None
+    assert preset_clash("exact", "default") is None and preset_clash("contextual", "default") is None
+    for name in ALIGNER_NAMES:
+        taken = [preset for preset in PRESETS if preset_clash(name, preset) is None]
+        assert taken == (list(PRESETS) if name == "sultan" else list(ALIGNER_PRESETS[name])), name
+        assert "default" in taken
     assert preset_clash("exact", "paper").startswith("--aligner exact has no preset but default (--preset paper)")
     assert preset_clash("contextual", "paper") == ("--aligner contextual is --preset contextual (the contextual "
                                                    "aligner), not --preset paper: give one of them")

@@ -1009,7 +1009,7 @@ def test_aligner_exact_takes_preset_default_its_one_option_set_and_refuses_anoth
 def test_aligner_contextual_with_another_preset_is_a_usage_error_naming_both(tmp_path: Path, capsys) -> None:
     src = tmp_path / "in.tsv"
     src.write_text("a b\ta b\n", encoding="utf-8")
-    for preset in ("default", "paper", "paraphrase"):
+    for preset in ("paper", "paraphrase"):
         assert main(["align", str(src), "--aligner", "contextual", "--preset", preset]) == 2
         err = capsys.readouterr().err
         assert f"--aligner contextual is --preset contextual (the contextual aligner), not --preset {preset}" in err
@@ -1020,16 +1020,19 @@ def test_aligner_contextual_with_another_preset_is_a_usage_error_naming_both(tmp
 @needs_neural
 def test_align_aligner_contextual_is_the_contextual_preset(tmp_path: Path, capsys) -> None:
     """--aligner contextual is another spelling of --preset contextual: the same links,
-    confidences and signature (aligner:sultan:contextual); the two together are the same too."""
+    confidences and signature (aligner:sultan:contextual); the two together are the same too, and
+    so is --aligner contextual --preset default (the aligner's own option set, which the web API
+    and get_aligner("contextual", "default") take: the command line refused it)."""
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
     common = ["align", str(pairs), "--tokenized", "--device", "cpu", "--format", "json", "--w", "0.8"]
     outputs = []
     for spelling in (["--preset", "contextual"], ["--aligner", "contextual"],
-                     ["--aligner", "contextual", "--preset", "contextual"]):
+                     ["--aligner", "contextual", "--preset", "contextual"],
+                     ["--aligner", "contextual", "--preset", "default"]):
         assert main([*common, *spelling]) == 0
         outputs.append(capsys.readouterr().out)
-    assert outputs[0] == outputs[1] == outputs[2]
+    assert outputs[0] == outputs[1] == outputs[2] == outputs[3]
     assert json.loads(outputs[0].splitlines()[0])["signature"].startswith("aligner:sultan:contextual|opts:w=0.8|")
 
 

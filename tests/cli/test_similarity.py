@@ -162,15 +162,15 @@ def test_a_preset_the_aligner_has_not_is_a_usage_error_naming_both(inputs, capsy
     it: a usage error naming both now, before any input is read (the files here do not exist),
     the one check of the web API's "aligner" and "preset" too (registry.preset_clash). A preset
     typed with exact is refused even when it is the command's own (evaluate-paraphrase's
-    paraphrase), but default, the only option set exact has, is taken, as align and the web API
-    take it; none typed is none."""
-    for aligner, preset in (("exact", "paper"), ("exact", "paraphrase"),
-                            ("contextual", "paraphrase"), ("contextual", "default")):
+    paraphrase), but default, the aligner's own option set (the only one exact has), is taken
+    with every aligner, as align and the web API take it; none typed is none."""
+    for aligner, preset in (("exact", "paper"), ("exact", "paraphrase"), ("contextual", "paraphrase")):
         assert main([*inputs, "--aligner", aligner, "--preset", preset]) == 2
         err = capsys.readouterr().err
         assert f"--aligner {aligner}" in err and f"--preset {preset}" in err and "missing" not in err, err
     for options in (["--aligner", "exact"], ["--aligner", "exact", "--preset", "default"],
-                    ["--aligner", "contextual", "--preset", "contextual"], ["--preset", "paper"]):
+                    ["--aligner", "contextual", "--preset", "contextual"],
+                    ["--aligner", "contextual", "--preset", "default"], ["--preset", "paper"]):
         assert main([*inputs, *options]) == 2  # no clash: on to the input, which is missing
         assert "missing.tsv" in capsys.readouterr().err
 

@@ -378,6 +378,58 @@ def test_spaces_around_a_sentence_change_nothing_as_on_the_command_line(client, 
     assert client.post("/api/paraphrases", json={"phrase": " cat ", "table": "small.tsv"}).json()["phrase"] == "cat"
 
 
+#: Pairs whose tokens spaCy splits in ways worth checking (contractions, quotes, abbreviations,
+#: times, a character reference that stands for a space).
+EXACT_PAIRS = [("The cat sat on the mat.", "A cat was sitting on the mat."),
+               ("Don't stop: \"it's fine\", she said.", "She said it's fine&nbsp;& don't STOP!"),
+               ("U.S. officials met at 3:30 p.m. on Jan. 5th.", "Officials of the U.S. met on 5 January at 3:30.")]
+
+
+def test_the_exact_aligner_reads_tokens_alone_and_answers_as_the_command_line(client, engine, tmp_path, capsys,
+                                                                               monkeypatch) -> None:
+    """/api/align and /api/similarity with the exact aligner ran the whole spaCy parse for each
+    pair, where `paralign align --aligner exact` and `paralign similarity --aligner exact` (for a
+    signal that reads tokens alone) tokenise only: now the engine does too (no parse: the
+    pipeline's annotation is made to fail here), with the command line's tokens, links, scores
+    and signatures. A server one of whose signals reads more than tokens (the hybrid, of the
+    session's engine) still parses for /api/similarity, as the command line does for that
+    signal, and gives the same scores."""
+    import dataclasses
+
+    from fastapi.testclient import TestClient
+
+    import paralign.nlp
+    from paralign.cli import main
+    from paralign.web import create_app
+
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(f"{s}\t{t}\n" for s, t in EXACT_PAIRS), encoding="utf-8")
+    assert main(["align", str(path), "--aligner", "exact", "--format", "json"]) == 0
+    aligned = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert main(["similarity", "--pairs", str(path), "--aligner", "exact", "--format", "json"]) == 0
+    scored = json.loads(capsys.readouterr().out)
+    assert scored["failures"] == [] and engine.parses("exact", scored=True)  # the hybrid reads more than tokens
+    for (s, t), score in zip(EXACT_PAIRS, scored["scores"], strict=True):
+        parsed = client.post("/api/similarity", json={"source": s, "target": t, "aligner": "exact"}).json()
+        assert parsed["scores"]["sultan2014"] == score and parsed["aligner"] == "exact"
+
+    def parse(*args, **kwargs):
+        raise AssertionError("the pair was parsed")
+
+    monkeypatch.setattr(paralign.nlp, "annotate_many", parse)
+    tokens_only = dataclasses.replace(engine, signals={"sultan2014": engine.signals["sultan2014"]})
+    with TestClient(create_app(engine=tokens_only)) as tokens_client:
+        for (s, t), line, score in zip(EXACT_PAIRS, aligned, scored["scores"], strict=True):
+            pair = {"source": s, "target": t, "aligner": "exact"}
+            answer = client.post("/api/align", json=pair).json()
+            assert [[link["i"], link["j"]] for link in answer["links"]] == line["links"]
+            assert ((answer["source_tokens"], answer["target_tokens"], answer["pharaoh"], answer["signature"])
+                    == (line["source"], line["target"], line["alignment"], line["signature"]))
+            similar = tokens_client.post("/api/similarity", json=pair).json()
+            assert similar["scores"] == {"sultan2014": score} and similar["aligner"] == scored["aligner"] == "exact"
+            assert similar["signature"] == scored["signature"] and similar["source_tokens"] == line["source"]
+
+
 def test_info_offers_only_what_the_server_can_do_and_says_why_not(client, engine, monkeypatch) -> None:
     """/api/info listed the contextual aligner and preset even without the neural extra (the
     pages offered them too), so a client chose them and was refused: now each list holds what
@@ -538,7 +590,11 @@ def test_a_preset_the_aligner_has_not_is_refused_naming_both_fields(client) -> N
         assert client.post(route, json={**body, "aligner": "exact", "preset": "default"}).status_code == 200
         assert client.post(route, json={**body, "preset": "paper"}).status_code == 200
     if "contextual" in info["aligners"]:
-        assert client.post("/api/align", json={**pair, "aligner": "contextual", "preset": "contextual"}).status_code == 200
+        for preset in ("contextual", "default"):  # as the command line takes --aligner contextual --preset default
+            assert client.post("/api/align", json={**pair, "aligner": "contextual", "preset": preset}).status_code == 200
+    rule = client.get("/openapi.json").json()["components"]["schemas"]["AlignRequest"]["allOf"]
+    assert {r["if"]["properties"]["aligner"]["const"]: r["then"]["properties"]["preset"]["enum"] for r in rule} == {
+        "exact": ["default"], "contextual": ["default", "contextual"]}
     page = client.get("/align", params={**pair, "aligner": "exact", "preset": "paper"})
     assert page.status_code == 422 and '"preset": "paper"' in html.unescape(page.text)
 

@@ -84,6 +84,19 @@ def test_a_csv_table_and_jsonl_are_read_as_the_command_reads_them(client, tmp_pa
         assert answer["report"] == record and answer["text"] == written
 
 
+@pytest.mark.parametrize("aligner", ["exact", "sultan"])
+def test_token_lists_are_signed_as_the_command_signs_them(client, tmp_path, capsys, aligner) -> None:
+    """The single-pair routes take texts only; token lists come in a batch's JSONL lines, and a
+    batch of them alone over the exact aligner read no spaCy model: its signature has no spacy
+    part, as `paralign similarity` writes it, and one text among them signs the model again."""
+    tokens = '{"source": ["The", "cat", "sat"], "target": ["a", "cat", "sat", "down"]}\n'
+    for text, spacy in ((tokens, aligner != "exact"), (tokens + '{"source": "A cat.", "target": "The cat."}\n', True)):
+        record, written = _cli(tmp_path, capsys, text, "--aligner", aligner)
+        answer = client.post("/api/similarity/batch", json={"pairs": text, "aligner": aligner}).json()
+        assert answer["report"] == record and answer["text"] == written
+        assert ("|spacy:" in answer["signature"]) is spacy, answer["signature"]
+
+
 def test_a_sentence_over_the_servers_limit_is_a_bad_row_not_a_refusal(client) -> None:
     long = "word " * 120
     data = client.post("/api/similarity/batch", json={"pairs": f"A cat.\tA cat.\n{long}\tA cat.\n"}).json()

@@ -94,3 +94,68 @@ def test_the_written_out_choices_are_their_registries() -> None:
     assert fields["Span", "tier"] == models.SpanTier and fields["WordMatch", "tier"] == models.Tier
     assert fields["PairRequest", "aligner"] == models.AlignerName and fields["PairRequest", "preset"] == models.Preset
     assert fields["ParaEvalRequest", "config"] == models.ParaEvalConfig
+
+
+def test_the_api_takes_and_refuses_the_presets_the_command_line_does_with_one_message() -> None:
+    """Every (aligner, preset): the request models refuse it exactly when the commands' check
+    does (registry.preset_clash, one rule), with the same message, each naming the fields its
+    own way. The API took "aligner": "contextual" with "preset": "default" while the command
+    line refused --aligner contextual --preset default."""
+    import argparse
+
+    from paralign.aligners.registry import ALIGNER_NAMES
+    from paralign.aligners.sultan import PRESETS
+    from paralign.cli._options import check_aligner_preset
+    from paralign.errors import ConfigurationError
+    from paralign.web.models import BatchRequest
+
+    for aligner in ALIGNER_NAMES:
+        for preset in PRESETS:
+            try:
+                check_aligner_preset(argparse.Namespace(aligner=aligner, preset=preset))
+                command = None
+            except ConfigurationError as exc:
+                command = str(exc)
+            for model, fields in ((AlignRequest, {"source": "a", "target": "a"}), (BatchRequest, {"pairs": "a\ta\n"})):
+                try:
+                    model(**fields, aligner=aligner, preset=preset)
+                    api = None
+                except ValidationError as exc:
+                    api = field_errors(exc.errors())[0]["message"]
+                shown = None if api is None else re.sub(r'"(\w+)"(: "(\w+)")?', lambda m: "--" + " ".join(
+                    filter(None, (m.group(1), m.group(3)))), api)
+                assert shown == command, (aligner, preset, model.__name__)
+
+
+def test_every_aligner_and_preset_description_says_what_the_api_takes() -> None:
+    """The `preset` fields said exact and contextual took no preset (the pair routes) and that
+    any preset was refused with exact (the batch route), while "default" goes with both; the
+    answers' `aligner` said "aligner:preset", which "exact" and "sultan:contextual" are not. Each
+    description now states what the requests take, aligner by aligner, and the answers' names."""
+    from paralign.aligners.registry import ALIGNER_NAMES
+    from paralign.aligners.sultan import PRESETS
+    from paralign.web.models import (
+        AlignResponse,
+        BatchRequest,
+        SimilarityRequest,
+        SimilarityResponse,
+    )
+
+    for model, fields in ((AlignRequest, {"source": "a", "target": "a"}), (SimilarityRequest, {"source": "a", "target": "a"}),
+                          (BatchRequest, {"pairs": "a\ta\n"})):
+        described = model.model_json_schema()["properties"]
+        for aligner in ALIGNER_NAMES:
+            taken = []
+            for preset in PRESETS:
+                try:
+                    model(**fields, aligner=aligner, preset=preset)
+                    taken.append(preset)
+                except ValidationError:
+                    pass
+            said = "sultan takes every preset" if taken == list(PRESETS) else f"{aligner} takes {' or '.join(taken)}"
+            assert said in described["preset"]["description"], (model.__name__, aligner)
+            assert aligner in described["aligner"]["description"]
+        assert "default, the field's default, goes with every aligner" in described["preset"]["description"]
+    for model in (AlignResponse, SimilarityResponse):
+        named = model.model_json_schema()["properties"]["aligner"]["description"]
+        assert "aligner:preset" not in named and "exact for the exact aligner" in named and "sultan:contextual" in named

@@ -170,6 +170,10 @@ def _preset_of(aligner: object) -> str | None:
 
 ALIGNER_NAMES = ("sultan", "contextual", "exact")
 
+#: The presets each aligner but sultan (which takes every one) takes (:func:`preset_clash`):
+#: ``default`` with every aligner (its own option set), ``contextual`` with the contextual one.
+ALIGNER_PRESETS: dict[str, tuple[str, ...]] = {"exact": ("default",), "contextual": ("default", "contextual")}
+
 
 def command_option(name: str, value: str | None = None) -> str:
     """How the command line names an option, with its value: ``--preset paraphrase``."""
@@ -179,21 +183,23 @@ def command_option(name: str, value: str | None = None) -> str:
 def preset_clash(aligner: str, preset: str | None,
                  option: Callable[[str, str | None], str] = command_option) -> str | None:
     """Why a `preset` asked for (None: none asked) cannot go with the aligner named `aligner`, or
-    None when it can: the exact-match aligner has one option set, ``default`` (as
-    ``get_aligner("exact", "default")`` takes it), so any other preset is refused, and the
-    contextual aligner is the sultan aligner's ``contextual`` preset, so another preset
-    contradicts it. Given with either, a preset was ignored without a word; this is the one
-    check of every command's ``--aligner`` and ``--preset`` and of the web API's ``"aligner"``
-    and ``"preset"`` (`option(name, value)` names them, the command line's way by default).
+    None when it can. One rule: ``default`` goes with every aligner, as ``get_aligner(name)``
+    takes it (its `preset` defaults to it) and names that aligner's own option set: the sultan
+    aligner's default preset, the exact-match aligner's only one, the contextual aligner's (the
+    sultan aligner's ``contextual`` preset); besides it the sultan aligner takes every preset,
+    the contextual aligner ``contextual`` and the exact aligner none (:data:`ALIGNER_PRESETS`,
+    which the web API's schema states too). Given with either, another
+    preset was ignored without a word; this is the one check of every command's ``--aligner``
+    and ``--preset`` and of the web API's ``"aligner"`` and ``"preset"`` (`option(name, value)`
+    names them, the command line's way by default), so both refuse alike, with one message.
 
-    Why ``default`` is accepted with exact: the web API's pages send a preset with every aligner,
+    Why ``default`` with every aligner: the web API's pages send a preset with every aligner,
     ``default`` when none is chosen, and the API took it, while the command line refused a typed
-    ``--preset default``; it names the only option set exact has, so both take it now."""
-    if preset is None or aligner == "sultan" or (aligner == "contextual" and preset == "contextual"):
+    ``--preset default`` with ``--aligner exact`` and then with ``--aligner contextual``, which
+    the API and ``get_aligner("contextual", "default")`` took."""
+    if preset is None or aligner not in ALIGNER_PRESETS or preset in ALIGNER_PRESETS[aligner]:
         return None
     if aligner == "exact":
-        if preset == "default":
-            return None
         return (f"{option('aligner', 'exact')} has no preset but default ({option('preset', preset)}): the "
                 f"exact-match baseline links identical words only; leave {option('preset', None)} out")
     return (f"{option('aligner', 'contextual')} is {option('preset', 'contextual')} (the contextual aligner), "

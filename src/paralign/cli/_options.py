@@ -112,8 +112,8 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
 #: --aligner of align, evaluate-aligner and tune-aligner.
 ALIGNER_HELP = ("the word aligner: sultan (Sultan et al. 2014, with the options below), contextual (another "
                 "spelling of --preset contextual: the same aligner and signature, aligner:sultan:contextual; "
-                "the sultan options below set its lexical pipeline, and any other --preset is a usage error) "
-                "or exact (the exact-match baseline: identical words, one-to-one, left to right; the sultan "
+                "the sultan options below set its lexical pipeline, and a --preset but contextual or default is "
+                "a usage error) or exact (the exact-match baseline: identical words, one-to-one, left to right; the sultan "
                 "options, and a --preset but default, are a usage error with it) (default: %(default)s)")
 
 #: What runs the encoder in align, evaluate-aligner and tune-aligner (--encoder, --device, --min-confidence).
@@ -262,7 +262,8 @@ def aligner_from_args(args: argparse.Namespace) -> Aligner | ContextualAligner |
 def sultan_preset(args: argparse.Namespace) -> str:
     """The preset of align's, evaluate-aligner's and tune-aligner's Sultan aligner: --preset
     (`default` when not typed), or ``contextual`` for ``--aligner contextual``, another spelling
-    of ``--preset contextual``; with another --preset typed, a usage error naming both."""
+    of ``--preset contextual`` (``--preset default`` with it too: the aligner's own option set);
+    with another --preset typed, a usage error naming both."""
     preset = getattr(args, "preset", None)
     if getattr(args, "aligner", "sultan") != "contextual":
         return preset or "default"
@@ -272,8 +273,8 @@ def sultan_preset(args: argparse.Namespace) -> str:
 
 def check_aligner_preset(args: argparse.Namespace) -> None:
     """A --preset typed (not the command's default) with ``--aligner exact`` other than
-    ``default`` (its one option set), or another than contextual with ``--aligner contextual``,
-    is a usage error naming both
+    ``default`` (its one option set), or another than contextual or default (its own option
+    set) with ``--aligner contextual``, is a usage error naming both
     (:func:`~paralign.aligners.registry.preset_clash`, the web API's check too): the similarity
     commands ignored it without a word."""
     clash = preset_clash(getattr(args, "aligner", "sultan"), getattr(args, "preset", None))

@@ -191,7 +191,7 @@ def align(body: AlignRequest, request: Request) -> AlignResponse:
              summary="the similarity of two sentences by every signal, from one alignment")
 def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
     engine = engine_of(request)
-    aligned = engine.align(body.source, body.target, body.aligner, body.preset)
+    aligned = engine.align(body.source, body.target, body.aligner, body.preset, scored=True)
     return SimilarityResponse(source_tokens=list(aligned.source.tokens),
                               target_tokens=list(aligned.target.tokens),
                               links=len(aligned.alignment.possible), aligner=aligned.aligner,

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
+from ..aligners.exact import ExactAligner
 from ..aligners.registry import ALIGNER_NAMES, build_preset_aligner, get_aligner
 from ..aligners.sultan.options import NEURAL_PRESETS, PRESETS
 from ..alignment import AlignedSentences, AlignFunction, Alignment
@@ -57,6 +58,7 @@ from ..similarity import DEFAULT_SIGNAL, SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal, encoder_options
 from ..similarity.hybrid import aligner_mismatch
 from ..similarity.rows import Row, ScoredRows, score_line
+from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from .models import BATCH_PAIRS, LIMITS, FieldsRefused
@@ -403,13 +405,17 @@ class Engine:
             return bound_pair_cache(ContextualAligner(self.encoder, device=self.device), self.pair_cache_size)
         return bound_pair_cache(build_preset_aligner(preset), self.pair_cache_size)
 
-    def align(self, source: str, target: str, aligner: str = "sultan", preset: str = "default") -> Aligned:
-        """Two texts tokenised, annotated and aligned."""
-        from ..nlp import annotate_many
+    def align(self, source: str, target: str, aligner: str = "sultan", preset: str = "default", *,
+              scored: bool = False) -> Aligned:
+        """Two texts tokenised, annotated and aligned: parsed by the whole spaCy pipeline, or,
+        where nothing reads more than their tokens (:meth:`parses`), tokenised alone, as the
+        command line reads them (``paralign align --aligner exact``; ``paralign similarity``
+        for a signal that reads tokens alone): the same tokens, links and signatures. `scored`:
+        the engine's signals will score the pair (:meth:`similarity`)."""
 
         def work() -> Aligned:  # in one turn of the lock
             function = self._aligner_held(aligner, preset)
-            s, t = annotate_many([source, target])
+            s, t = self._annotated([source, target], self.parses(aligner, scored))
             check_tokens({"source": s, "target": t})
             alignment = function(s, t)
             # named as the library and the CLI name it (registry.aligner_label): the contextual
@@ -418,6 +424,25 @@ class Engine:
             return Aligned(s, t, alignment, link_confidences(alignment), label)
 
         return self._locked(work)
+
+    def parses(self, aligner: str, scored: bool = False) -> bool:
+        """Whether a pair aligned by the aligner named `aligner` (and with `scored`, scored by
+        every signal of the engine) is parsed: not for the exact aligner, which reads tokens
+        alone, unless a signal reads more of them than their tokens
+        (:func:`~paralign.similarity.scores.parses_nothing` decides, as for ``paralign
+        similarity``). Why: /api/align and /api/similarity parsed every exact-aligned pair, the
+        command line none (the parse is most of the work)."""
+        if aligner != "exact":
+            return True
+        return scored and not all(parses_nothing(signal, aligner) for signal in self.signals.values())
+
+    @staticmethod
+    def _annotated(texts: list[str], parse: bool) -> list[Sentence]:
+        """`texts` annotated by the default pipeline (`parse`), else tokenised alone by it
+        (:meth:`~paralign.aligners.exact.ExactAligner.annotate`: the same tokens)."""
+        from ..nlp import annotate_many
+
+        return annotate_many(texts) if parse else ExactAligner().annotate(texts)
 
     def similarity(self, aligned: Aligned) -> dict[str, float | None]:
         """Every signal's score of an aligned pair (None where a signal is undefined)."""

@@ -27,7 +27,7 @@ from pydantic import (
 from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
-from ..aligners.registry import preset_clash
+from ..aligners.registry import ALIGNER_PRESETS, preset_clash
 from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
@@ -180,30 +180,53 @@ def body_field(name: str, value: str | None = None) -> str:
 
 
 def _presets_of_aligners() -> dict[str, Any]:
-    """The JSON schema's rule of :class:`AlignerRequest`: the presets each aligner but sultan takes."""
+    """The JSON schema's rule of :class:`AlignerRequest`: the presets each aligner but sultan takes
+    (:data:`~paralign.aligners.registry.ALIGNER_PRESETS`, the rule of ``preset_clash``)."""
     return {"allOf": [{"if": {"properties": {"aligner": {"const": aligner}}, "required": ["aligner"]},
-                       "then": {"properties": {"preset": {"enum": presets}}}}
-                      for aligner, presets in (("exact", ["default"]), ("contextual", ["default", "contextual"]))]}
+                       "then": {"properties": {"preset": {"enum": list(presets)}}}}
+                      for aligner, presets in ALIGNER_PRESETS.items()]}
+
+
+def aligner_description(commands: str) -> str:
+    """The `aligner` field's description: the registry's names, as the `commands` take ``--aligner``."""
+    return (f"word aligner, as the --aligner of {commands}: sultan (Sultan et al. 2014, with a preset), "
+            "contextual (the sultan aligner's contextual preset) or exact (the exact-match baseline; GET /api/info "
+            "lists those this server offers)")
+
+
+def preset_description(commands: str) -> str:
+    """The `preset` field's description: the presets each aligner takes, from the rule the
+    requests are checked by (:data:`~paralign.aligners.registry.ALIGNER_PRESETS`), so that it
+    cannot drift from it (it said exact and contextual took none, then that any preset was
+    refused with exact, while ``default`` goes with both)."""
+    takes = "; ".join(f"{aligner} takes {' or '.join(presets)}" for aligner, presets in ALIGNER_PRESETS.items())
+    return (f"option set of the aligner, as the --preset of {commands}: sultan takes every preset; {takes} "
+            "(default, the field's default, goes with every aligner: its own option set); another is refused, 422 "
+            "naming both fields, with the command line's message")
 
 
 class AlignerRequest(Request):
     """A request naming an aligner and a preset (the `aligner` and `preset` fields of its
-    subclasses): a preset other than ``default`` (the field's default, which the pages' forms
-    send with every aligner) with ``"aligner": "exact"``, or other than ``contextual`` with
-    ``"aligner": "contextual"``, is refused (422) naming both fields, as the commands refuse
-    ``--aligner exact --preset paper`` (:func:`~paralign.aligners.registry.preset_clash`):
-    it was ignored without a word. The schema says so (``if``/``then``), for clients and the
-    fuzzing test, which sends only what the schema admits as valid."""
+    subclasses): ``default`` (the field's default, which the pages' forms send with every
+    aligner) goes with every aligner; another preset than ``contextual`` with ``"aligner":
+    "contextual"``, or any other with ``"aligner": "exact"``, is refused (422) naming both
+    fields, with the message the commands give ``--aligner exact --preset paper``: one rule for
+    both (:func:`~paralign.aligners.registry.preset_clash`); the preset was ignored without a
+    word. The schema says so (``if``/``then``), for clients and the fuzzing test, which sends
+    only what the schema admits as valid."""
 
     model_config = ConfigDict(json_schema_extra=_presets_of_aligners())
 
     @model_validator(mode="after")
     def _preset_for_the_aligner(self) -> AlignerRequest:
-        preset = getattr(self, "preset", "default")
-        clash = preset_clash(getattr(self, "aligner", "sultan"), None if preset == "default" else preset, body_field)
+        clash = preset_clash(getattr(self, "aligner", "sultan"), getattr(self, "preset", None), body_field)
         if clash is not None:
             raise ValueError(clash)
         return self
+
+
+#: The commands whose --aligner and --preset a pair's request takes as they do.
+PAIR_COMMANDS = "`paralign align` and `paralign similarity`"
 
 
 class PairRequest(AlignerRequest):
@@ -211,10 +234,8 @@ class PairRequest(AlignerRequest):
 
     source: Sentence
     target: Sentence
-    aligner: AlignerName = Field("sultan", description="word aligner")
-    preset: Preset = Field("default", description="option set of the sultan aligner (exact and contextual have "
-                         "none: another preset than default with exact, or than contextual with contextual, is "
-                         "refused, 422, as the command line refuses it)")
+    aligner: AlignerName = Field("sultan", description=aligner_description(PAIR_COMMANDS))
+    preset: Preset = Field("default", description=preset_description(PAIR_COMMANDS))
 
 
 class AlignRequest(PairRequest):
@@ -244,10 +265,8 @@ class BatchRequest(AlignerRequest):
     signal: str = Field(DEFAULT_SIGNAL, description="the similarity signal, as `paralign similarity --signal` takes "
                         "it (GET /api/info lists those this server scores)",
                         json_schema_extra={"enum": list(SIGNALS)})
-    aligner: AlignerName = Field("sultan", description="word aligner, as `paralign similarity --aligner`")
-    preset: Preset = Field("default", description="option set of the sultan aligner, as `paralign similarity "
-                           "--preset` (refused, 422, with the exact aligner, and another than contextual with the "
-                           "contextual aligner)")
+    aligner: AlignerName = Field("sultan", description=aligner_description("`paralign similarity`"))
+    preset: Preset = Field("default", description=preset_description("`paralign similarity`"))
 
 
 class ParaEvalRequest(Request):
@@ -295,13 +314,20 @@ class Link(BaseModel):
                                      "aligner gives none, as the sultan aligner)")
 
 
+#: The description of an answer's `aligner`: named as results and signatures name it
+#: (:func:`~paralign.aligners.registry.aligner_label`); it said ``aligner:preset``, which the
+#: exact aligner (``exact``) and the contextual one (``sultan:contextual``) are not.
+ALIGNER_LABEL = ("{what}, as results and signatures name it: sultan:PRESET (sultan:default...), sultan:contextual "
+                 "for the contextual aligner (the sultan aligner's contextual preset), exact for the exact aligner")
+
+
 class AlignResponse(BaseModel):
     source_tokens: list[str] = Field(description="the source sentence as tokenised for aligning")
     target_tokens: list[str] = Field(description="the target sentence as tokenised for aligning")
     links: list[Link] = Field(description="every link, sorted by i then j")
     pharaoh: str = Field(description="the links as `paralign align` writes them (i-j sure, i?j possible; "
                          "empty: none)")
-    aligner: str = Field(description="the aligner and preset that aligned, aligner:preset")
+    aligner: str = Field(description=ALIGNER_LABEL.format(what="the aligner that aligned"))
     signature: str = Field(description="every setting that changes the links, sacrebleu-style "
                            "(aligner:...|sim:...|spacy:...|version:...)")
     svg: str | None = Field(None, description="the alignment grid as SVG, when the request asked for "
@@ -312,7 +338,7 @@ class SimilarityResponse(BaseModel):
     source_tokens: list[str] = Field(description="the source sentence as tokenised for aligning")
     target_tokens: list[str] = Field(description="the target sentence as tokenised for aligning")
     links: int = Field(description="how many links the one alignment every signal reads has")
-    aligner: str = Field(description="the aligner and preset of that alignment, aligner:preset")
+    aligner: str = Field(description=ALIGNER_LABEL.format(what="the aligner of that alignment"))
     scores: dict[str, float | None] = Field(description="signal -> score, in [0, 1] except a hybrid blend's "
                                             "(null: undefined)")
     signature: str = Field(description="every setting that changes a score, sacrebleu-style "
@@ -459,7 +485,8 @@ class ParaphrasesResponse(BaseModel):
 
 class Info(BaseModel):
     aligners: list[str] = Field(description="the aligners this server offers")
-    presets: list[str] = Field(description="the presets this server offers")
+    presets: list[str] = Field(description="the presets this server offers (the sultan aligner's option sets; "
+                               "the aligners that take each: a request's preset field)")
     signals: list[str] = Field(description="the similarity signals /api/similarity scores (and /api/similarity/batch "
                                "takes)")
     tables: list[str] = Field(description="the paraphrase sources loaded at start-up, by the names a request gives")

@@ -230,7 +230,7 @@ def similarity_page(request: Request) -> HTMLResponse:
 
     def work(body: SimilarityRequest) -> dict[str, Any]:
         engine = api.engine_of(request)
-        aligned = engine.align(body.source, body.target, body.aligner, body.preset)
+        aligned = engine.align(body.source, body.target, body.aligner, body.preset, scored=True)
         return {"aligned": aligned, "scores": engine.similarity(aligned), "notes": engine.similarity_notes(aligned),
                 "grid": Markup(api.grid_svg(aligned, "similarity-grid")),
                 "signature": api.signals_signature(engine, aligned)}
