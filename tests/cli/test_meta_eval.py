@@ -973,10 +973,50 @@ def test_a_system_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path
     assert f"{mine}: no scores for system 'Bad' (the file scores 2 systems: Good, Mid)" in capsys.readouterr().err
     mine.write_text("Good\t1\nMid\t2\nBad\t1\t0.5\n", encoding="utf-8")
     assert main(base) == 1
-    assert f"{mine}:3: expected 2 TAB-separated fields (system, score)" in capsys.readouterr().err
+    assert f"{mine}:3: expected 2 fields (system, score) as in a file of system scores" in capsys.readouterr().err
     mine.write_text("Good\t1\nMid\t2\nGood\t3\n", encoding="utf-8")
     assert main(base) == 1
-    assert f"{mine}:3: system 'Good' given twice (first on line 1)" in capsys.readouterr().err
+    assert f"{mine}:3: system 'Good' has 2 lines, 1 other system has 1: " in capsys.readouterr().err
+
+
+def test_mt_metrics_eval_score_files_are_meta_evaluated_as_the_same_scores_in_paraligns_layouts(tmp_path, capsys):
+    """mt-metrics-eval's ``*.seg.score`` (``SYSNAME SCORE`` lines, a block a system, one line a
+    segment in the test set's order) and ``*.sys.score`` (one line a system), blank-separated as
+    its README allows: before, a ``*.seg.score`` was a data error (``system 'Good' given twice``,
+    line 2) and a blank-separated file one of one field a line. Now a ``*.seg.score`` gives what
+    the same scores as ``system<TAB>segment<TAB>score`` lines give (figures and hash), a
+    ``*.sys.score`` what ``system<TAB>score`` lines give; a block of other length than the test
+    set is an error naming the file (and the line past it)."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = _own_scores(root, tmp_path / "mine.tsv")
+    (tmp_path / "mine.seg.score").write_text(
+        "".join(f"{name} {v!r}\n" for name, values in scores.items() for v in values), encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+            "--level", "both", "--format", "json"]
+    results = {}
+    for file in ("mine.tsv", "mine.seg.score"):
+        assert main([*base, "--scores", f"mine={tmp_path / file}"]) == 0, capsys.readouterr().err
+        results[file] = json.loads(capsys.readouterr().out)
+    tsv, seg = results["mine.tsv"], results["mine.seg.score"]
+    assert seg["metrics"]["mine"] == tsv["metrics"]["mine"] and seg["segment"]["mine"] == tsv["segment"]["mine"]
+    assert seg["signature"] == tsv["signature"]
+    assert seg["signatures"]["mine"].split("#")[1] == tsv["signatures"]["mine"].split("#")[1]
+    given = {"Good": 0.9, "Mid": 0.2, "Bad": 0.4}
+    (tmp_path / "mine.sys.score").write_text("".join(f"{s}   {v}\n" for s, v in given.items()), encoding="utf-8")
+    (tmp_path / "mine_sys.tsv").write_text("".join(f"{s}\t{v}\n" for s, v in given.items()), encoding="utf-8")
+    for file in ("mine.sys.score", "mine_sys.tsv"):
+        assert main([*base[:-4], "--format", "json", "--scores", f"mine={tmp_path / file}"]) == 0
+        results[file] = json.loads(capsys.readouterr().out)
+    assert results["mine.sys.score"]["metrics"]["mine"] == results["mine_sys.tsv"]["metrics"]["mine"]
+    assert results["mine.sys.score"]["metrics"]["mine"]["scores"] == given
+    short = tmp_path / "short.seg.score"
+    short.write_text("".join(f"{name} 0.5\n" for name in ("Bad", "Good", "Mid") for _ in range(2)), encoding="utf-8")
+    assert main([*base, "--scores", str(short)]) == 1
+    assert f"{short}: no score for segment 3 of system 'Bad' (2 of its 3 segments have one)" in capsys.readouterr().err
+    short.write_text("".join(f"{name} 0.5\n" for name in ("Bad", "Good", "Mid") for _ in range(4)), encoding="utf-8")
+    assert main([*base, "--scores", str(short)]) == 1
+    assert f"{short}:4: segment 4 of system 'Bad' is past the last line (3)" in capsys.readouterr().err
 
 
 def test_wmt21_comet_system_scores_are_meta_evaluated_beside_chrf(data, tmp_path, capsys):

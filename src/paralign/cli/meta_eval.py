@@ -89,9 +89,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(default: the file's name without its extension): segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
                              "system's output; every line of every system correlated), its system "
-                             "score their mean; or system scores, system<TAB>score lines (as WMT's "
-                             "*.sys.score files), correlated at system level as given, with no "
-                             "interval or paired test (nothing to resample); repeatable")
+                             "score their mean; or mt-metrics-eval's SYSNAME SCORE lines (TAB- or "
+                             "blank-separated): one line a system (*.sys.score, WMT21's COMET files) "
+                             "are system scores, correlated at system level as given, with no "
+                             "interval or paired test (nothing to resample); a block of lines a "
+                             "system, one a segment in the test set's order (*.seg.score), segment "
+                             "scores as above; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "

@@ -1,7 +1,8 @@
 """Metrics whose scores a file gives, not computed from texts (``meta-eval --scores``: a user's
 own metric), as :func:`.correlation.meta_evaluate` takes them beside the built-in ones.
 
-Not for: reading the files (:func:`paralign.corpora.wmt.read_metric_scores`) or correlating
+Not for: reading the files (:func:`paralign.corpora.wmt.read_segment_scores`,
+:func:`paralign.corpora.wmt.read_system_scores`) or correlating
 the scores (:mod:`.correlation`, :mod:`.segment_correlation`).
 """
 
@@ -124,18 +125,20 @@ def check_levels(metrics: Sequence, level: str) -> None:
 def given_scores(path: str, name: str | None = None, *,
                  lines: Iterable[str] | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
-    built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines
-    (:func:`paralign.corpora.wmt.read_metric_scores`, :class:`GivenScores`), or system scores,
-    ``system<TAB>score`` lines (:func:`paralign.corpora.wmt.read_system_scores`,
-    :class:`GivenSystemScores`), told apart by the first line that is not a header
-    (:func:`paralign.corpora.wmt.scores_layout`); read from the file `path`, or from `lines`
+    built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines or mt-metrics-eval's
+    ``*.seg.score`` blocks, ``SYSNAME SCORE`` lines, each system's in the test set's order
+    (:func:`paralign.corpora.wmt.read_segment_scores`, :class:`GivenScores`), or system scores,
+    ``SYSNAME SCORE`` lines, one a system (WMT21's COMET files, mt-metrics-eval's ``*.sys.score``:
+    :func:`paralign.corpora.wmt.read_system_scores`, :class:`GivenSystemScores`), told apart by
+    the first line that is not a header and, for ``SYSNAME SCORE`` lines, the number of lines of
+    each system (:func:`paralign.corpora.wmt.scores_layout`); read from the file `path`, or from `lines`
     (`path` then names them, as the command line gives stdin), named `name` (default: the file's
     name without its extension), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
     system scores; the first 8 hex digits of SHA-256 over its sorted rows, as a table is hashed:
     the same scores however the file is written)."""
     from pathlib import Path
 
-    from ..corpora.wmt import iter_lines, read_metric_scores, read_system_scores, scores_layout
+    from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
     from ..signature import short_hash
 
     read = list(iter_lines(path) if lines is None else lines)
@@ -144,7 +147,7 @@ def given_scores(path: str, name: str | None = None, *,
         systems = read_system_scores(read, str(path))
         rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
         return GivenSystemScores(metric, systems, str(path), short_hash("".join(rows).encode("utf-8")))
-    scores = read_metric_scores(read, str(path))
+    scores = read_segment_scores(read, str(path))
     rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
                   for k, given in by_line.items())
     return GivenScores(metric, scores, str(path), short_hash("".join(rows).encode("utf-8")))
