@@ -725,6 +725,24 @@ def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsy
     assert "argument --scores: the name 'bleu' is a built-in metric's" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ("a+b={file}", "the name 'a+b' holds '+', "),
+    ("x|y:z={file}", "the name 'x|y:z' holds '|', ':', "),
+    ("{stem}", "the name 'my#metric' holds '#', "),
+])
+def test_a_scores_name_holding_a_separator_of_the_signature_is_a_usage_error(tmp_path, capsys, spec, message):
+    """``--scores a+b=FILE`` signed ``scores:a+b#HASH``: one metric a+b, or two? (and ``|`` or ``:``
+    broke the signature's parts, ``#`` the name from its hash.) Before, exit 0 with that
+    signature; now a usage error naming the marks, before any file is read."""
+    root = _wmt(tmp_path)
+    file, stem = tmp_path / "absent.tsv", tmp_path / "my#metric.tsv"
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--scores", spec.format(file=file, stem=stem)]) == 2
+    err = capsys.readouterr().err
+    assert f"argument --scores: {message}which the meta-evaluation's signature separates its parts with" in err
+    assert "name the file's metric another way (NAME=FILE)" in err
+
+
 def test_a_long_metric_name_widens_the_text_tables_first_column(tmp_path, capsys):
     """A --scores name longer than the metric column (12) ran into the figures
     ("my_fancy_metric_v20.393 [0.304, 0.450]"): the column is as wide as the longest name

@@ -86,7 +86,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
-                             "(default: the file's name without its extension): segment scores, "
+                             "(default: the file's name without its extension; none of | : + # =, "
+                             "the signature's separators): segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
                              "system's output; every line of every system correlated), its system "
                              "score their mean; or mt-metrics-eval's SYSNAME SCORE lines (TAB- or "
@@ -197,8 +198,10 @@ def metric_names(text: str) -> list[str]:
 def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem);
     ConfigurationError (a usage error, before the data loads) for a name that is a built-in
-    metric's or given twice: its rows would be taken for that metric's."""
+    metric's or given twice (its rows would be taken for that metric's), or that holds a
+    separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise)."""
     from ..metrics.correlation import known_metrics
+    from ..metrics.given_scores import name_fault
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -206,6 +209,9 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
         if not sep or not name.strip():
             path, name = spec, Path(spec).stem
         name = name.strip()
+        fault = name_fault(name)
+        if fault is not None:
+            raise ConfigurationError(f"argument --scores: {fault}: name the file's metric another way (NAME=FILE)")
         if name in known_metrics() or name in [n for n, _ in out]:
             why = "a built-in metric's" if name in known_metrics() else "given twice"
             raise ConfigurationError(f"argument --scores: the name {name!r} is {why}: name the file's metric "

@@ -122,6 +122,23 @@ def check_levels(metrics: Sequence, level: str) -> None:
                                  "meta-evaluate them at level system or both (--level)")
 
 
+#: The characters a given metric's name may not hold, each a separator of the meta-evaluation's
+#: signature (:func:`.meta_signature.meta_signature`: ``|`` between parts, ``:`` after a part's
+#: key, ``+`` between the ``scores`` part's metrics, ``#`` before a metric's hash) or of
+#: ``--scores NAME=FILE`` (``=``): ``scores:a+b#1a2b3c4d`` could be one metric ``a+b`` or two.
+NAME_MARKS = "|:+#="
+
+
+def name_fault(name: str) -> str | None:
+    """Why `name` cannot name a given metric (it holds a character of :data:`NAME_MARKS`, each
+    named), or None when it can."""
+    held = [mark for mark in NAME_MARKS if mark in name]
+    if not held:
+        return None
+    return (f"the name {name!r} holds {', '.join(repr(mark) for mark in held)}, which the meta-evaluation's "
+            f"signature separates its parts with ({' '.join(NAME_MARKS)})")
+
+
 def given_scores(path: str, name: str | None = None, *,
                  lines: Iterable[str] | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
@@ -133,7 +150,8 @@ def given_scores(path: str, name: str | None = None, *,
     the first line that is not a header and, for ``SYSNAME SCORE`` lines, the number of lines of
     each system (:func:`paralign.corpora.wmt.scores_layout`); read from the file `path`, or from `lines`
     (`path` then names them, as the command line gives stdin), named `name` (default: the file's
-    name without its extension), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
+    name without its extension; ConfigurationError for a name holding a character of
+    :data:`NAME_MARKS`), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
     system scores; the first 8 hex digits of SHA-256 over its sorted rows, as a table is hashed:
     the same scores however the file is written)."""
     from pathlib import Path
@@ -141,8 +159,11 @@ def given_scores(path: str, name: str | None = None, *,
     from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
     from ..signature import short_hash
 
-    read = list(iter_lines(path) if lines is None else lines)
     metric = name or Path(path).stem
+    fault = name_fault(metric)
+    if fault is not None:
+        raise ConfigurationError(f"{path}: {fault}: name the metric another way")
+    read = list(iter_lines(path) if lines is None else lines)
     if scores_layout(read) == "system":
         systems = read_system_scores(read, str(path))
         rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
