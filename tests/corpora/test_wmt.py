@@ -314,6 +314,11 @@ def test_system_scores_are_read_and_told_from_segment_scores_by_their_layout():
         assert str(caught.value).startswith(message), str(caught.value)
 
 
+def _plain(scores: dict) -> dict:
+    """system -> segment -> score of a reader's system -> segment -> GivenScore (lines aside)."""
+    return {system: {k: given.score for k, given in by_k.items()} for system, by_k in scores.items()}
+
+
 def test_mt_metrics_eval_score_files_are_read_by_the_lines_of_each_system():
     """mt-metrics-eval's score files are ``SYSNAME SCORE`` lines, blank-separated (its README: "Blanks
     designate any amount of whitespace"; ``data.ReadScoreFile`` splits on any): a ``*.sys.score``
@@ -342,8 +347,7 @@ def test_mt_metrics_eval_score_files_are_read_by_the_lines_of_each_system():
     assert read_segment_scores(seg_score, "m.seg.score") == blocks
     # the same scores as system<TAB>segment<TAB>score lines read alike
     rows = [f"{s}\t{k}\t{g.score!r}" for s, by_k in blocks.items() for k, g in by_k.items()]
-    assert {s: {k: g.score for k, g in by_k.items()} for s, by_k in read_segment_scores(rows, "f").items()} == {
-        s: {k: g.score for k, g in by_k.items()} for s, by_k in blocks.items()}
+    assert _plain(read_segment_scores(rows, "f")) == _plain(blocks)
     for lines, message in (
             (["A 1", "B 2", "A 3"], "f:3: system 'A' has 2 lines, 1 other system has 1: a file of SYSNAME SCORE "
                                     "lines has one line a system (system scores, *.sys.score) or, for every system, "
@@ -358,3 +362,23 @@ def test_mt_metrics_eval_score_files_are_read_by_the_lines_of_each_system():
         assert str(caught.value).startswith(message), str(caught.value)
     with pytest.raises(FormatError, match=r"^m.sys.score: system scores \(SYSNAME SCORE lines, one a system\), not "):
         read_segment_scores(sys_score, "m.sys.score")
+
+
+def test_load_metric_scores_reads_a_file_in_either_layout_of_segment_scores(tmp_path):
+    """The public file reader of a metric's own segment scores read only system<TAB>segment<TAB>score
+    lines: an mt-metrics-eval ``*.seg.score`` was 'expected 3 TAB-separated fields'. Now it reads
+    what ``meta-eval --scores`` reads as segment scores (the same rows either way), and a file of
+    system scores is an error naming it."""
+    from paralign.corpora.wmt import load_metric_scores
+
+    seg = tmp_path / "m-refA.seg.score"
+    seg.write_bytes(b"\xef\xbb\xbfA\t0.5\r\nA\t0.25\r\nB\t1\r\nB\t2\r\n")  # BOM and CRLF, as every input
+    tsv = tmp_path / "m.tsv"
+    tsv.write_text("system\tsegment\tscore\nB\t2\t2\nA\t1\t0.5\nB\t1\t1\nA\t2\t0.25\n", encoding="utf-8")
+    assert _plain(load_metric_scores(seg)) == _plain(load_metric_scores(tsv)) == {
+        "A": {1: 0.5, 2: 0.25}, "B": {1: 1.0, 2: 2.0}}
+    assert load_metric_scores(seg)["B"][2].line == 4
+    system = tmp_path / "m-refA.sys.score"
+    system.write_text("A 0.5\nB 1\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"m-refA.sys.score: system scores \(SYSNAME SCORE lines, one a system\)"):
+        load_metric_scores(system)

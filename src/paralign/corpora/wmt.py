@@ -271,8 +271,10 @@ class GivenScore:
 
 
 def load_metric_scores(path: str | Path) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores from a file (:func:`read_metric_scores`)."""
-    return read_metric_scores(iter_lines(path), str(path))
+    """A metric's own segment scores from a file, in either layout ``meta-eval --scores`` reads
+    segment scores in (:func:`read_segment_scores`: ``system<TAB>segment<TAB>score`` lines, or
+    mt-metrics-eval's ``*.seg.score`` blocks); FormatError for a file of system scores."""
+    return read_segment_scores(list(iter_lines(path)), str(path))
 
 
 def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
