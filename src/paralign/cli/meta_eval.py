@@ -95,7 +95,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "are system scores, correlated at system level as given, with no "
                              "interval or paired test (nothing to resample); a block of lines a "
                              "system, one a segment in the test set's order (*.seg.score), segment "
-                             "scores as above; repeatable")
+                             "scores as above; or a WMT metrics-task submission file (METRIC LP "
+                             "TESTSET [DOMAIN [DOCUMENT]] REF SYSTEM [SEGMENT] SCORE, TAB-separated): "
+                             "its rows of --pair on newstest2021; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -220,15 +222,15 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _given_scores(path: str, name: str) -> GivenScores | GivenSystemScores:
+def _given_scores(path: str, name: str, pair: str) -> GivenScores | GivenSystemScores:
     """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM): segment
-    scores or system scores, as its lines are laid out."""
+    scores or system scores, as its lines are laid out (a WMT submission file's rows of `pair`)."""
     from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
     with open_in(path) as handle:
         lines = [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
-    return given_scores(input_name(path), name, lines=lines)
+    return given_scores(input_name(path), name, lines=lines, pair=pair)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -245,7 +247,7 @@ def run(args: argparse.Namespace) -> int:
     names = metric_names(args.metrics)
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
-    own = [_given_scores(path, name) for name, path in files]
+    own = [_given_scores(path, name, args.pair) for name, path in files]
     check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
     refs = reference_sets(args.refs)
     check_paraeval_options(args, names)

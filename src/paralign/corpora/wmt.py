@@ -277,6 +277,27 @@ def load_metric_scores(path: str | Path) -> dict[str, dict[int, GivenScore]]:
     return read_segment_scores(list(iter_lines(path)), str(path))
 
 
+def line_number(text: str, source: str, line: int) -> int:
+    """A segment field of a scores file: the 1-based line of a system's output; FormatError
+    naming the `line` of `source` when it is not one."""
+    try:
+        k = int_field(text)
+    except ValueError:
+        k = 0
+    if k < 1:
+        raise FormatError(f"segment {text!r} is not a line number (1, 2, ...)", source=source, line=line)
+    return k
+
+
+def finite_score(text: str, what: str, source: str, line: int) -> float:
+    """A score field of a scores file as a float; FormatError naming the `line` of `source`
+    (``what: reason``) when it is not a finite number."""
+    try:
+        return _finite(text)
+    except ValueError as exc:
+        raise FormatError(f"{what}: {exc}", source=source, line=line) from None
+
+
 def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
     """A metric's own segment scores (``meta-eval --scores``) from the `lines` of `source`:
     TAB-separated ``system<TAB>segment<TAB>score`` lines, `segment` the 1-based line of the
@@ -287,17 +308,8 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
     path = source
     out: dict[str, dict[int, GivenScore]] = {}
     for number, (system, segment, score) in _score_rows(lines, source, SCORES_HEADER, ""):
-        try:
-            k = int_field(segment)
-        except ValueError:
-            k = 0
-        if k < 1:
-            raise FormatError(f"segment {segment!r} is not a line number (1, 2, ...)", source=str(path), line=number)
-        try:
-            value = _finite(score)
-        except ValueError as exc:
-            raise FormatError(f"the score of system {system!r}, segment {k}: {exc}", source=str(path),
-                              line=number) from None
+        k = line_number(segment, source, number)
+        value = finite_score(score, f"the score of system {system!r}, segment {k}", source, number)
         given = out.setdefault(system, {})
         if k in given:
             raise FormatError(f"segment {k} of system {system!r} given twice (first on line {given[k].line})",
@@ -415,11 +427,7 @@ def _system_rows(lines: Iterable[str], source: str, where: str) -> Iterator[tupl
     """(line number, system, score) of each ``SYSNAME SCORE`` row (:func:`_score_rows`); FormatError
     naming the line for a score that is not a finite number."""
     for number, (system, score) in _score_rows(lines, source, SYSTEM_SCORES_HEADER, where):
-        try:
-            value = _finite(score)
-        except ValueError as exc:
-            raise FormatError(f"the score of system {system!r}: {exc}", source=source, line=number) from None
-        yield number, system, value
+        yield number, system, finite_score(score, f"the score of system {system!r}", source, number)
 
 
 def read_system_scores(lines: Iterable[str], source: str) -> dict[str, GivenScore]:
