@@ -1092,6 +1092,17 @@ def test_a_wmt_submission_file_gives_what_the_same_scores_give_in_paraligns_layo
     assert "other.seg.score: no scores of de-en on newstest2021 (the file scores cs-en)" in capsys.readouterr().err
 
 
+def test_a_pair_the_folder_lacks_is_a_usage_error_before_a_submission_file_is_read(tmp_path, capsys):
+    """--pair typed wrong beside a submission file was the file's data error ('no scores of en-de
+    on newstest2021', exit 1): its rows were read for --pair before --pair was checked. Now the
+    pair is checked first: a usage error listing the folder's pairs (exit 2)."""
+    root = _wmt(tmp_path)
+    sub = tmp_path / "mine.sys.score"
+    sub.write_text("m\tde-en\tnewstest2021\tref-A\tGood\t1\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu", "--scores", str(sub)]) == 2
+    assert "argument --pair: no pair 'en-de' in " in capsys.readouterr().err
+
+
 def test_wmt21_comet_system_scores_as_a_submission_file_are_read_as_the_tsv(data, tmp_path, capsys):
     """WMT21's COMET de-en system scores (Nemo renamed) written as submission rows of both layouts
     (6 fields; 7 with a domain, its per-domain rows beside ``all``), with cs-en's and ref-B's rows
