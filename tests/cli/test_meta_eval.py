@@ -725,6 +725,24 @@ def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsy
     assert "argument --scores: the name 'bleu' is a built-in metric's" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(("spec", "message"), [
+    ("a+b={file}", "the name 'a+b' holds '+', "),
+    ("x|y:z={file}", "the name 'x|y:z' holds '|', ':', "),
+    ("{stem}", "the name 'my#metric' holds '#', "),
+])
+def test_a_scores_name_holding_a_separator_of_the_signature_is_a_usage_error(tmp_path, capsys, spec, message):
+    """``--scores a+b=FILE`` signed ``scores:a+b#HASH``: one metric a+b, or two? (and ``|`` or ``:``
+    broke the signature's parts, ``#`` the name from its hash.) Before, exit 0 with that
+    signature; now a usage error naming the marks, before any file is read."""
+    root = _wmt(tmp_path)
+    file, stem = tmp_path / "absent.tsv", tmp_path / "my#metric.tsv"
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--scores", spec.format(file=file, stem=stem)]) == 2
+    err = capsys.readouterr().err
+    assert f"argument --scores: {message}which the meta-evaluation's signature separates its parts with" in err
+    assert "name the file's metric another way (NAME=FILE)" in err
+
+
 def test_a_long_metric_name_widens_the_text_tables_first_column(tmp_path, capsys):
     """A --scores name longer than the metric column (12) ran into the figures
     ("my_fancy_metric_v20.393 [0.304, 0.450]"): the column is as wide as the longest name
@@ -973,10 +991,58 @@ def test_a_system_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path
     assert f"{mine}: no scores for system 'Bad' (the file scores 2 systems: Good, Mid)" in capsys.readouterr().err
     mine.write_text("Good\t1\nMid\t2\nBad\t1\t0.5\n", encoding="utf-8")
     assert main(base) == 1
-    assert f"{mine}:3: expected 2 TAB-separated fields (system, score)" in capsys.readouterr().err
+    assert f"{mine}:3: expected 2 fields (system, score) as in a file of system scores" in capsys.readouterr().err
     mine.write_text("Good\t1\nMid\t2\nGood\t3\n", encoding="utf-8")
     assert main(base) == 1
-    assert f"{mine}:3: system 'Good' given twice (first on line 1)" in capsys.readouterr().err
+    assert f"{mine}:3: system 'Good' has 2 lines, 1 other system has 1: " in capsys.readouterr().err
+
+
+def _read_as_the_tsv(tmp_path: Path, root: Path, other: str, capsys) -> list[str]:
+    """Assert that --scores `other` (beside mine.tsv, `_own_scores`) gives mine.tsv's figures at both
+    levels, meta-evaluation signature and hash; the meta-eval arguments (JSON, both levels) returned."""
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+            "--level", "both", "--format", "json"]
+    results = {}
+    for file in ("mine.tsv", other):
+        assert main([*base, "--scores", f"mine={tmp_path / file}"]) == 0, capsys.readouterr().err
+        results[file] = json.loads(capsys.readouterr().out)
+    tsv, got = results["mine.tsv"], results[other]
+    assert got["metrics"]["mine"] == tsv["metrics"]["mine"] and got["segment"]["mine"] == tsv["segment"]["mine"]
+    assert got["signature"] == tsv["signature"]
+    assert got["signatures"]["mine"].split("#")[1] == tsv["signatures"]["mine"].split("#")[1]
+    return base
+
+
+def test_mt_metrics_eval_score_files_are_meta_evaluated_as_the_same_scores_in_paraligns_layouts(tmp_path, capsys):
+    """mt-metrics-eval's ``*.seg.score`` (``SYSNAME SCORE`` lines, a block a system, one line a
+    segment in the test set's order) and ``*.sys.score`` (one line a system), blank-separated as
+    its README allows: before, a ``*.seg.score`` was a data error (``system 'Good' given twice``,
+    line 2) and a blank-separated file one of one field a line. Now a ``*.seg.score`` gives what
+    the same scores as ``system<TAB>segment<TAB>score`` lines give (figures and hash), a
+    ``*.sys.score`` what ``system<TAB>score`` lines give; a block of other length than the test
+    set is an error naming the file (and the line past it)."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = _own_scores(root, tmp_path / "mine.tsv")
+    (tmp_path / "mine.seg.score").write_text(
+        "".join(f"{name} {v!r}\n" for name, values in scores.items() for v in values), encoding="utf-8")
+    base = _read_as_the_tsv(tmp_path, root, "mine.seg.score", capsys)
+    results = {}
+    given = {"Good": 0.9, "Mid": 0.2, "Bad": 0.4}
+    (tmp_path / "mine.sys.score").write_text("".join(f"{s}   {v}\n" for s, v in given.items()), encoding="utf-8")
+    (tmp_path / "mine_sys.tsv").write_text("".join(f"{s}\t{v}\n" for s, v in given.items()), encoding="utf-8")
+    for file in ("mine.sys.score", "mine_sys.tsv"):
+        assert main([*base[:-4], "--format", "json", "--scores", f"mine={tmp_path / file}"]) == 0
+        results[file] = json.loads(capsys.readouterr().out)
+    assert results["mine.sys.score"]["metrics"]["mine"] == results["mine_sys.tsv"]["metrics"]["mine"]
+    assert results["mine.sys.score"]["metrics"]["mine"]["scores"] == given
+    short = tmp_path / "short.seg.score"
+    short.write_text("".join(f"{name} 0.5\n" for name in ("Bad", "Good", "Mid") for _ in range(2)), encoding="utf-8")
+    assert main([*base, "--scores", str(short)]) == 1
+    assert f"{short}: no score for segment 3 of system 'Bad' (2 of its 3 segments have one)" in capsys.readouterr().err
+    short.write_text("".join(f"{name} 0.5\n" for name in ("Bad", "Good", "Mid") for _ in range(4)), encoding="utf-8")
+    assert main([*base, "--scores", str(short)]) == 1
+    assert f"{short}:4: segment 4 of system 'Bad' is past the last line (3)" in capsys.readouterr().err
 
 
 def test_wmt21_comet_system_scores_are_meta_evaluated_beside_chrf(data, tmp_path, capsys):
@@ -1006,3 +1072,61 @@ def test_wmt21_comet_system_scores_are_meta_evaluated_beside_chrf(data, tmp_path
     assert len(human) == 19 and sorted(comet["scores"]) == sorted(human)
     assert comet["pearson"]["value"] == round(sps.pearsonr([given[s] for s in human], list(human.values()))[0], 4)
     assert comet["pearson"]["low"] is None and "vs" not in comet
+
+
+def test_a_wmt_submission_file_gives_what_the_same_scores_give_in_paraligns_layout(tmp_path, capsys):
+    """A WMT metrics-task submission file (``METRIC LP TESTSET [DOMAIN DOCUMENT] REF SYSTEM SEGMENT
+    SCORE``, TAB-separated, the task page's layouts) with rows of other pairs: before, a data error
+    (``expected 3 TAB-separated fields``); now its rows of --pair on newstest2021 give the figures
+    and hash of the same scores as ``system<TAB>segment<TAB>score`` lines."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    scores = _own_scores(root, tmp_path / "mine.tsv")
+    rows = [f"mine\tde-en\tnewstest2021\tnews\tdoc{k}\tref-A\t{name}\t{k}\t{v!r}\n"
+            for name, values in scores.items() for k, v in enumerate(values, 1)]
+    rows += [f"mine\tcs-en\tnewstest2021\tnews\tdoc1\tref-A\tGood\t{k}\t9\n" for k in (1, 2, 3, 4)]
+    (tmp_path / "mine.seg.score").write_text("".join(rows), encoding="utf-8")
+    base = _read_as_the_tsv(tmp_path, root, "mine.seg.score", capsys)
+    (tmp_path / "other.seg.score").write_text("".join(rows[-4:]), encoding="utf-8")
+    assert main([*base, "--scores", str(tmp_path / "other.seg.score")]) == 1
+    assert "other.seg.score: no scores of de-en on newstest2021 (the file scores cs-en)" in capsys.readouterr().err
+
+
+def test_a_pair_the_folder_lacks_is_a_usage_error_before_a_submission_file_is_read(tmp_path, capsys):
+    """--pair typed wrong beside a submission file was the file's data error ('no scores of en-de
+    on newstest2021', exit 1): its rows were read for --pair before --pair was checked. Now the
+    pair is checked first: a usage error listing the folder's pairs (exit 2)."""
+    root = _wmt(tmp_path)
+    sub = tmp_path / "mine.sys.score"
+    sub.write_text("m\tde-en\tnewstest2021\tref-A\tGood\t1\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu", "--scores", str(sub)]) == 2
+    assert "argument --pair: no pair 'en-de' in " in capsys.readouterr().err
+
+
+def test_wmt21_comet_system_scores_as_a_submission_file_are_read_as_the_tsv(data, tmp_path, capsys):
+    """WMT21's COMET de-en system scores (Nemo renamed) written as submission rows of both layouts
+    (6 fields; 7 with a domain, its per-domain rows beside ``all``), with cs-en's and ref-B's rows
+    of other files around them in another file: the de-en ref-A rows give the TSV's figures."""
+    root = data / "mt" / "wmt21-toEnglish"
+    if not (root / "scores" / "COMET" / "de-en").is_dir():
+        pytest.skip(f"WMT21 COMET scores not found under {data} (PARALIGN_DATA): mt/wmt21-toEnglish/scores/COMET")
+    comet = root / "scores" / "COMET"
+    rows = {lp: [line.split("\t") for line in (comet / lp / "COMET_newstest2021_ref-A.tsv").read_text(
+        encoding="utf-8").splitlines()] for lp in ("de-en", "cs-en")}
+    rows["de-en"] = [["NVIDIA-NeMo" if s == "Nemo" else s, v] for s, v in rows["de-en"]]
+    (tmp_path / "comet.tsv").write_text("".join(f"{s}\t{v}\n" for s, v in rows["de-en"]), encoding="utf-8")
+    six = [f"COMET\t{lp}\tnewstest2021\tref-A\t{s}\t{v}\n" for lp in ("cs-en", "de-en") for s, v in rows[lp]]
+    seven = [f"COMET\t{lp}\tnewstest2021\t{domain}\tref-A\t{s}\t{v if domain == 'all' else 0}\n"
+             for lp in ("de-en", "cs-en") for s, v in rows[lp] for domain in ("news", "all")]
+    (tmp_path / "six.sys.score").write_text("".join(six), encoding="utf-8")
+    (tmp_path / "seven.sys.score").write_text("".join(seven), encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "chrf", "--resamples", "2",
+            "--format", "json"]
+    results = {}
+    for file in ("comet.tsv", "six.sys.score", "seven.sys.score"):
+        assert main([*base, "--scores", f"comet={tmp_path / file}"]) == 0, capsys.readouterr().err
+        results[file] = json.loads(capsys.readouterr().out)
+    want = results["comet.tsv"]
+    assert len(want["metrics"]["comet"]["scores"]) == 19
+    for file in ("six.sys.score", "seven.sys.score"):
+        assert results[file]["metrics"] == want["metrics"] and results[file]["signature"] == want["signature"]

@@ -302,13 +302,83 @@ def test_system_scores_are_read_and_told_from_segment_scores_by_their_layout():
 
     assert scores_layout(["system\tscore", "", "A\t0.5", "A\t1\t0.5"]) == "system"
     assert scores_layout(["system\tsegment\tscore", "A\t1\t0.5"]) == "segment"
-    assert scores_layout(["A 0.5"]) == "segment"  # one field: read_metric_scores says what is wrong
+    assert scores_layout(["A"]) == "segment"  # one field: read_metric_scores says what is wrong
     assert read_system_scores(["System\tScore", "A\t0.5", "", "B\t-1e-3\r"], "f.tsv") == {
         "A": GivenScore(0.5, 2), "B": GivenScore(-0.001, 4)}
-    for lines, message in ((["A\t0.5", "B\t1\t0.5"], "f.tsv:2: expected 2 TAB-separated fields (system, score)"),
+    for lines, message in ((["A\t0.5", "B\t1\t0.5"], "f.tsv:2: expected 2 fields (system, score)"),
                            (["A\tnan"], "f.tsv:1: the score of system 'A': "),
                            (["A\t1", "B\t2", "A\t3"], "f.tsv:3: system 'A' given twice (first on line 1)"),
                            (["system\tscore", ""], "f.tsv: no scores (expected system<TAB>score lines)")):
         with pytest.raises(FormatError) as caught:
             read_system_scores(lines, "f.tsv")
         assert str(caught.value).startswith(message), str(caught.value)
+
+
+def _plain(scores: dict) -> dict:
+    """system -> segment -> score of a reader's system -> segment -> GivenScore (lines aside)."""
+    return {system: {k: given.score for k, given in by_k.items()} for system, by_k in scores.items()}
+
+
+def test_mt_metrics_eval_score_files_are_read_by_the_lines_of_each_system():
+    """mt-metrics-eval's score files are ``SYSNAME SCORE`` lines, blank-separated (its README: "Blanks
+    designate any amount of whitespace"; ``data.ReadScoreFile`` splits on any): a ``*.sys.score``
+    one line a system, a ``*.seg.score`` a block of lines a system, one a segment in the test set's
+    order (no segment number). Before, a ``*.seg.score`` was read as system scores ("system 'A'
+    given twice", line 2) and a blank-separated file as a line of one field; now the number of
+    lines of each system decides, and systems whose counts part are an error naming the line."""
+    from paralign.corpora.wmt import (
+        GivenScore,
+        read_segment_blocks,
+        read_segment_scores,
+        read_system_scores,
+        scores_layout,
+    )
+
+    sys_score = ["A 0.5", "B  -1e-3", "C\t2"]
+    seg_score = ["A\t0.1", "A\t0.2", "A\t0.3", "B 1", "B 2", "B 3"]
+    assert scores_layout(sys_score) == "system"
+    assert read_system_scores(sys_score, "m.sys.score") == {
+        "A": GivenScore(0.5, 1), "B": GivenScore(-0.001, 2), "C": GivenScore(2.0, 3)}
+    assert scores_layout(seg_score) == "blocks"
+    assert scores_layout(["system\tscore", *seg_score]) == "blocks"
+    blocks = {"A": {1: GivenScore(0.1, 1), 2: GivenScore(0.2, 2), 3: GivenScore(0.3, 3)},
+              "B": {1: GivenScore(1.0, 4), 2: GivenScore(2.0, 5), 3: GivenScore(3.0, 6)}}
+    assert read_segment_blocks(seg_score, "m.seg.score") == blocks
+    assert read_segment_scores(seg_score, "m.seg.score") == blocks
+    # the same scores as system<TAB>segment<TAB>score lines read alike
+    rows = [f"{s}\t{k}\t{g.score!r}" for s, by_k in blocks.items() for k, g in by_k.items()]
+    assert _plain(read_segment_scores(rows, "f")) == _plain(blocks)
+    for lines, message in (
+            (["A 1", "B 2", "A 3"], "f:3: system 'A' has 2 lines, 1 other system has 1: a file of SYSNAME SCORE "
+                                    "lines has one line a system (system scores, *.sys.score) or, for every system, "
+                                    "one a segment in the test set's order (segment scores, *.seg.score)"),
+            ([*seg_score[:5], "C 1", "C 2", "C 3"], "f:5: system 'B' has 2 lines, 2 other systems have 3: "),
+            ([*seg_score, "B 4", "C 1", "C 2", "C 3"], "f:7: system 'B' has 4 lines, 2 other systems have 3: "),
+            ([*seg_score, "A 0.4 x"], "f:7: expected 2 fields (system, score), found 3"),
+            (["A 0.1", "A nan"], "f:2: the score of system 'A': "),
+            (["A 0.1", "A None"], "f:2: the score of system 'A': ")):
+        with pytest.raises(FormatError) as caught:
+            read_segment_scores(lines, "f")
+        assert str(caught.value).startswith(message), str(caught.value)
+    with pytest.raises(FormatError, match=r"^m.sys.score: system scores \(SYSNAME SCORE lines, one a system\), not "):
+        read_segment_scores(sys_score, "m.sys.score")
+
+
+def test_load_metric_scores_reads_a_file_in_either_layout_of_segment_scores(tmp_path):
+    """The public file reader of a metric's own segment scores read only system<TAB>segment<TAB>score
+    lines: an mt-metrics-eval ``*.seg.score`` was 'expected 3 TAB-separated fields'. Now it reads
+    what ``meta-eval --scores`` reads as segment scores (the same rows either way), and a file of
+    system scores is an error naming it."""
+    from paralign.corpora.wmt import load_metric_scores
+
+    seg = tmp_path / "m-refA.seg.score"
+    seg.write_bytes(b"\xef\xbb\xbfA\t0.5\r\nA\t0.25\r\nB\t1\r\nB\t2\r\n")  # BOM and CRLF, as every input
+    tsv = tmp_path / "m.tsv"
+    tsv.write_text("system\tsegment\tscore\nB\t2\t2\nA\t1\t0.5\nB\t1\t1\nA\t2\t0.25\n", encoding="utf-8")
+    assert _plain(load_metric_scores(seg)) == _plain(load_metric_scores(tsv)) == {
+        "A": {1: 0.5, 2: 0.25}, "B": {1: 1.0, 2: 2.0}}
+    assert load_metric_scores(seg)["B"][2].line == 4
+    system = tmp_path / "m-refA.sys.score"
+    system.write_text("A 0.5\nB 1\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"m-refA.sys.score: system scores \(SYSNAME SCORE lines, one a system\)"):
+        load_metric_scores(system)

@@ -86,12 +86,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
-                             "(default: the file's name without its extension): segment scores, "
+                             "(default: the file's name without its extension; none of | : + # =, "
+                             "the signature's separators): segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
                              "system's output; every line of every system correlated), its system "
-                             "score their mean; or system scores, system<TAB>score lines (as WMT's "
-                             "*.sys.score files), correlated at system level as given, with no "
-                             "interval or paired test (nothing to resample); repeatable")
+                             "score their mean; or mt-metrics-eval's SYSNAME SCORE lines (TAB- or "
+                             "blank-separated): one line a system (*.sys.score, WMT21's COMET files) "
+                             "are system scores, correlated at system level as given, with no "
+                             "interval or paired test (nothing to resample); a block of lines a "
+                             "system, one a segment in the test set's order (*.seg.score), segment "
+                             "scores as above; or a WMT metrics-task submission file (METRIC LP "
+                             "TESTSET [DOMAIN [DOCUMENT]] REF SYSTEM [SEGMENT] SCORE, TAB-separated): "
+                             "its rows of --pair on newstest2021; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -194,8 +200,10 @@ def metric_names(text: str) -> list[str]:
 def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem);
     ConfigurationError (a usage error, before the data loads) for a name that is a built-in
-    metric's or given twice: its rows would be taken for that metric's."""
+    metric's or given twice (its rows would be taken for that metric's), or that holds a
+    separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise)."""
     from ..metrics.correlation import known_metrics
+    from ..metrics.given_scores import name_fault
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -203,6 +211,9 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
         if not sep or not name.strip():
             path, name = spec, Path(spec).stem
         name = name.strip()
+        fault = name_fault(name)
+        if fault is not None:
+            raise ConfigurationError(f"argument --scores: {fault}: name the file's metric another way (NAME=FILE)")
         if name in known_metrics() or name in [n for n, _ in out]:
             why = "a built-in metric's" if name in known_metrics() else "given twice"
             raise ConfigurationError(f"argument --scores: the name {name!r} is {why}: name the file's metric "
@@ -211,15 +222,15 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _given_scores(path: str, name: str) -> GivenScores | GivenSystemScores:
+def _given_scores(path: str, name: str, pair: str) -> GivenScores | GivenSystemScores:
     """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM): segment
-    scores or system scores, as its lines are laid out."""
+    scores or system scores, as its lines are laid out (a WMT submission file's rows of `pair`)."""
     from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
     with open_in(path) as handle:
         lines = [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
-    return given_scores(input_name(path), name, lines=lines)
+    return given_scores(input_name(path), name, lines=lines, pair=pair)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -236,14 +247,14 @@ def run(args: argparse.Namespace) -> int:
     names = metric_names(args.metrics)
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
-    own = [_given_scores(path, name) for name, path in files]
-    check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
     refs = reference_sets(args.refs)
+    check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
+    own = [_given_scores(path, name, args.pair) for name, path in files]
+    check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)
                           and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
-    check_pair(args.wmt, args.pair, refs)
     data = load_wmt(args.wmt, args.pair, refs, segments=args.level != "system")  # only the sets scored against
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")

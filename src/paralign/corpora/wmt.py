@@ -271,8 +271,31 @@ class GivenScore:
 
 
 def load_metric_scores(path: str | Path) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores from a file (:func:`read_metric_scores`)."""
-    return read_metric_scores(iter_lines(path), str(path))
+    """A metric's own segment scores from a file, in either layout ``meta-eval --scores`` reads
+    segment scores in (:func:`read_segment_scores`: ``system<TAB>segment<TAB>score`` lines, or
+    mt-metrics-eval's ``*.seg.score`` blocks); FormatError for a file of system scores."""
+    return read_segment_scores(list(iter_lines(path)), str(path))
+
+
+def line_number(text: str, source: str, line: int) -> int:
+    """A segment field of a scores file: the 1-based line of a system's output; FormatError
+    naming the `line` of `source` when it is not one."""
+    try:
+        k = int_field(text)
+    except ValueError:
+        k = 0
+    if k < 1:
+        raise FormatError(f"segment {text!r} is not a line number (1, 2, ...)", source=source, line=line)
+    return k
+
+
+def finite_score(text: str, what: str, source: str, line: int) -> float:
+    """A score field of a scores file as a float; FormatError naming the `line` of `source`
+    (``what: reason``) when it is not a finite number."""
+    try:
+        return _finite(text)
+    except ValueError as exc:
+        raise FormatError(f"{what}: {exc}", source=source, line=line) from None
 
 
 def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
@@ -285,17 +308,8 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
     path = source
     out: dict[str, dict[int, GivenScore]] = {}
     for number, (system, segment, score) in _score_rows(lines, source, SCORES_HEADER, ""):
-        try:
-            k = int_field(segment)
-        except ValueError:
-            k = 0
-        if k < 1:
-            raise FormatError(f"segment {segment!r} is not a line number (1, 2, ...)", source=str(path), line=number)
-        try:
-            value = _finite(score)
-        except ValueError as exc:
-            raise FormatError(f"the score of system {system!r}, segment {k}: {exc}", source=str(path),
-                              line=number) from None
+        k = line_number(segment, source, number)
+        value = finite_score(score, f"the score of system {system!r}, segment {k}", source, number)
         given = out.setdefault(system, {})
         if k in given:
             raise FormatError(f"segment {k} of system {system!r} given twice (first on line {given[k].line})",
@@ -308,19 +322,31 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
 
 def _score_rows(lines: Iterable[str], source: str, header: tuple[str, ...],
                 where: str) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of each row of a metric's scores file: TAB-separated, stripped,
-    blank lines and a first line that is `header` (any case) skipped; FormatError naming the line
-    for a row of another number of fields than `header` has (`where`: said after the fields)."""
+    """(line number, fields) of each row of a metric's scores file: stripped, blank lines and a
+    first line that is `header` (any case) skipped; FormatError naming the line for a row of
+    another number of fields than `header` has (`where`: said after the fields). Three fields
+    (``system<TAB>segment<TAB>score``) are TAB-separated; two (``SYSNAME SCORE``) as
+    :func:`_pair_fields` splits them."""
+    pairs = len(header) == 2
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        fields = [field.strip() for field in line.split("\t")]
+        fields = _pair_fields(line) if pairs else [field.strip() for field in line.split("\t")]
         if number == 1 and tuple(field.lower() for field in fields) == header:
             continue
         if len(fields) != len(header):
-            raise FormatError(f"expected {len(header)} TAB-separated fields ({', '.join(header)}){where}, "
+            spelt = "" if pairs else "TAB-separated "
+            raise FormatError(f"expected {len(header)} {spelt}fields ({', '.join(header)}){where}, "
                               f"found {len(fields)}", source=source, line=number)
         yield number, fields
+
+
+def _pair_fields(line: str) -> list[str]:
+    """The fields of a ``SYSNAME SCORE`` row: TAB-separated when the line holds a TAB (a name may
+    then hold a space, as before), else separated by any run of blanks, as mt-metrics-eval's
+    README specifies its score files ("Blanks designate any amount of whitespace") and its
+    ``data.ReadScoreFile`` splits them (``line.split()``)."""
+    return [field.strip() for field in line.split("\t")] if "\t" in line else line.split()
 
 
 #: The header a system scores file may start with (``system<TAB>score``).
@@ -328,30 +354,90 @@ SYSTEM_SCORES_HEADER = ("system", "score")
 
 
 def scores_layout(lines: Sequence[str]) -> str:
-    """``system`` when a metric's scores file (`lines`) holds system scores, ``system<TAB>score``
-    (its first line that is neither blank nor a header has 2 TAB-separated fields: the layout of
-    WMT21's ``scores/COMET/<lp>/*.tsv`` and of mt-metrics-eval's ``*.sys.score``), else
-    ``segment`` (:func:`read_metric_scores` says what is wrong with a line of neither)."""
+    """How a metric's scores file (`lines`) is laid out, decided by its first line that is neither
+    blank nor a header: ``segment`` for ``system<TAB>segment<TAB>score`` lines (or any other
+    number of fields: :func:`read_metric_scores` says what is wrong with the line); for
+    ``SYSNAME SCORE`` lines (two fields, :func:`_pair_fields`: mt-metrics-eval's ``*.sys.score``
+    and ``*.seg.score``, WMT21's ``scores/COMET/<lp>/*.tsv``) the number of lines of each system
+    decides: ``system`` when each system has one (:func:`read_system_scores`), else ``blocks``,
+    each system's segment scores in the test set's order (:func:`read_segment_blocks`, which
+    names the line where the counts part)."""
     for number, line in enumerate(lines, start=1):
-        fields = tuple(field.strip().lower() for field in line.split("\t"))
+        fields = tuple(field.lower() for field in _pair_fields(line))
         if not line.strip() or (number == 1 and fields in (SCORES_HEADER, SYSTEM_SCORES_HEADER)):
             continue
-        return "system" if len(fields) == 2 else "segment"
+        if len(fields) != 2:
+            return "segment"
+        names = [row[0] for row in map(_pair_fields, lines) if len(row) == 2]
+        return "system" if len(set(names)) == len(names) else "blocks"
     return "segment"
+
+
+def read_segment_blocks(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
+    """A metric's own segment scores in mt-metrics-eval's ``*.seg.score`` layout: ``SYSNAME
+    SCORE`` lines (:func:`_pair_fields`; a first line ``system<TAB>score`` is a header, blank
+    lines are skipped), each system's k-th line the score of its output's line k, as
+    mt-metrics-eval's README has it ("a block of scores for each system ... for all segments in
+    the system output file, in order"): system -> segment -> :class:`GivenScore`, as
+    :func:`read_metric_scores` gives. FormatError naming the line: not 2 fields, a score that is
+    not a finite number, systems with other numbers of lines (a system given twice in a file of
+    system scores, a block cut short), or no score at all. Whether a block has a line for each
+    segment of the test set, no more, is for the correlation to check (it knows the test set)."""
+    out: dict[str, dict[int, GivenScore]] = {}
+    for number, system, value in _system_rows(lines, source, ""):
+        given = out.setdefault(system, {})
+        given[len(given) + 1] = GivenScore(value, number)
+    if not out:
+        raise FormatError("no scores (expected SYSNAME SCORE lines)", source=source)
+    _check_blocks(out, source)
+    return out
+
+
+def read_segment_scores(lines: Sequence[str], source: str) -> dict[str, dict[int, GivenScore]]:
+    """A metric's own segment scores in either layout :func:`scores_layout` tells apart:
+    ``system<TAB>segment<TAB>score`` lines (:func:`read_metric_scores`) or mt-metrics-eval's
+    ``SYSNAME SCORE`` blocks (:func:`read_segment_blocks`): system -> segment -> :class:`GivenScore`.
+    FormatError (no line) for a file of system scores, one line a system: it has no segment
+    scores (:func:`read_system_scores` reads it)."""
+    layout = scores_layout(lines)
+    if layout == "system":
+        raise FormatError("system scores (SYSNAME SCORE lines, one a system), not segment scores", source=source)
+    return (read_segment_blocks if layout == "blocks" else read_metric_scores)(lines, source)
+
+
+def _check_blocks(blocks: dict[str, dict[int, GivenScore]], source: str) -> None:
+    """FormatError naming the line where a system's number of lines parts from the others' (the
+    count most systems have, the smaller of two as common): the line past the others' count, or
+    the last line of a block cut short."""
+    counts = [len(block) for block in blocks.values()]
+    if len(set(counts)) == 1:
+        return
+    expected = min(set(counts), key=lambda n: (-counts.count(n), n))
+    name, block = next((name, block) for name, block in blocks.items() if len(block) != expected)
+    line = block[expected + 1].line if len(block) > expected else block[len(block)].line
+    alike = counts.count(expected)
+    raise FormatError(
+        f"system {name!r} has {counted(len(block), 'line')}, {counted(alike, 'other system')} "
+        f"{'has' if alike == 1 else 'have'} {expected}: a file of "
+        "SYSNAME SCORE lines has one line a system (system scores, *.sys.score) or, for every system, one "
+        "a segment in the test set's order (segment scores, *.seg.score)", source=source, line=line)
+
+
+def _system_rows(lines: Iterable[str], source: str, where: str) -> Iterator[tuple[int, str, float]]:
+    """(line number, system, score) of each ``SYSNAME SCORE`` row (:func:`_score_rows`); FormatError
+    naming the line for a score that is not a finite number."""
+    for number, (system, score) in _score_rows(lines, source, SYSTEM_SCORES_HEADER, where):
+        yield number, system, finite_score(score, f"the score of system {system!r}", source, number)
 
 
 def read_system_scores(lines: Iterable[str], source: str) -> dict[str, GivenScore]:
     """A metric's own system scores (``meta-eval --scores``) from the `lines` of `source`:
-    ``system<TAB>score`` lines, one a system, in any order (a first line ``system<TAB>score`` is a
-    header; blank lines are skipped): system -> :class:`GivenScore`. FormatError naming the line:
+    ``system<TAB>score`` lines (or ``SYSNAME SCORE``, blank-separated: :func:`_pair_fields`), one
+    a system, in any order (a first line ``system<TAB>score`` is a header; blank lines are skipped): system -> :class:`GivenScore`. FormatError naming the line:
     not 2 fields (a segment line in a file of system scores), a score that is not a finite number,
     a system given twice, or no score at all."""
     out: dict[str, GivenScore] = {}
-    for number, (system, score) in _score_rows(lines, source, SYSTEM_SCORES_HEADER, " as in a file of system scores"):
-        try:
-            value = _finite(score)
-        except ValueError as exc:
-            raise FormatError(f"the score of system {system!r}: {exc}", source=source, line=number) from None
+    for number, system, value in _system_rows(lines, source, " as in a file of system scores"):
         if system in out:
             raise FormatError(f"system {system!r} given twice (first on line {out[system].line})", source=source,
                               line=number)

@@ -1,7 +1,8 @@
 """Metrics whose scores a file gives, not computed from texts (``meta-eval --scores``: a user's
 own metric), as :func:`.correlation.meta_evaluate` takes them beside the built-in ones.
 
-Not for: reading the files (:func:`paralign.corpora.wmt.read_metric_scores`) or correlating
+Not for: reading the files (:func:`paralign.corpora.wmt.read_segment_scores`,
+:func:`paralign.corpora.wmt.read_system_scores`) or correlating
 the scores (:mod:`.correlation`, :mod:`.segment_correlation`).
 """
 
@@ -121,33 +122,75 @@ def check_levels(metrics: Sequence, level: str) -> None:
                                  "meta-evaluate them at level system or both (--level)")
 
 
-def given_scores(path: str, name: str | None = None, *,
-                 lines: Iterable[str] | None = None) -> GivenScores | GivenSystemScores:
+#: The characters a given metric's name may not hold, each a separator of the meta-evaluation's
+#: signature (:func:`.meta_signature.meta_signature`: ``|`` between parts, ``:`` after a part's
+#: key, ``+`` between the ``scores`` part's metrics, ``#`` before a metric's hash) or of
+#: ``--scores NAME=FILE`` (``=``): ``scores:a+b#1a2b3c4d`` could be one metric ``a+b`` or two.
+NAME_MARKS = "|:+#="
+
+
+def name_fault(name: str) -> str | None:
+    """Why `name` cannot name a given metric (it holds a character of :data:`NAME_MARKS`, each
+    named), or None when it can."""
+    held = [mark for mark in NAME_MARKS if mark in name]
+    if not held:
+        return None
+    return (f"the name {name!r} holds {', '.join(repr(mark) for mark in held)}, which the meta-evaluation's "
+            f"signature separates its parts with ({' '.join(NAME_MARKS)})")
+
+
+def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None,
+                 pair: str | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
-    built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines
-    (:func:`paralign.corpora.wmt.read_metric_scores`, :class:`GivenScores`), or system scores,
-    ``system<TAB>score`` lines (:func:`paralign.corpora.wmt.read_system_scores`,
-    :class:`GivenSystemScores`), told apart by the first line that is not a header
-    (:func:`paralign.corpora.wmt.scores_layout`); read from the file `path`, or from `lines`
+    built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines or mt-metrics-eval's
+    ``*.seg.score`` blocks, ``SYSNAME SCORE`` lines, each system's in the test set's order
+    (:func:`paralign.corpora.wmt.read_segment_scores`, :class:`GivenScores`), or system scores,
+    ``SYSNAME SCORE`` lines, one a system (WMT21's COMET files, mt-metrics-eval's ``*.sys.score``:
+    :func:`paralign.corpora.wmt.read_system_scores`, :class:`GivenSystemScores`), told apart by
+    the first line that is not a header and, for ``SYSNAME SCORE`` lines, the number of lines of
+    each system (:func:`paralign.corpora.wmt.scores_layout`); or either level in a WMT
+    metrics-task submission file, its rows of `pair` (None: the file's one pair) on newstest2021
+    (:func:`paralign.corpora.wmt_submission.read_submission`); read from the file `path`, or from `lines`
     (`path` then names them, as the command line gives stdin), named `name` (default: the file's
-    name without its extension), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
+    name without its extension; ConfigurationError for a name holding a character of
+    :data:`NAME_MARKS`), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
     system scores; the first 8 hex digits of SHA-256 over its sorted rows, as a table is hashed:
     the same scores however the file is written)."""
     from pathlib import Path
 
-    from ..corpora.wmt import iter_lines, read_metric_scores, read_system_scores, scores_layout
+    from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
+    from ..corpora.wmt_submission import is_submission, read_submission
+
+    metric = name or Path(path).stem
+    fault = name_fault(metric)
+    if fault is not None:
+        raise ConfigurationError(f"{path}: {fault}: name the metric another way")
+    read = list(iter_lines(path) if lines is None else lines)
+    if is_submission(read):
+        systems, segments = read_submission(read, str(path), pair)
+        if segments:
+            return _segment_metric(metric, segments, str(path))
+        return _system_metric(metric, systems, str(path))
+    if scores_layout(read) == "system":
+        return _system_metric(metric, read_system_scores(read, str(path)), str(path))
+    return _segment_metric(metric, read_segment_scores(read, str(path)), str(path))
+
+
+def _system_metric(metric: str, systems: Mapping[str, Any], source: str) -> GivenSystemScores:
+    """:class:`GivenSystemScores` of `systems` (system -> `wmt.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
-    read = list(iter_lines(path) if lines is None else lines)
-    metric = name or Path(path).stem
-    if scores_layout(read) == "system":
-        systems = read_system_scores(read, str(path))
-        rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
-        return GivenSystemScores(metric, systems, str(path), short_hash("".join(rows).encode("utf-8")))
-    scores = read_metric_scores(read, str(path))
+    rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
+    return GivenSystemScores(metric, systems, source, short_hash("".join(rows).encode("utf-8")))
+
+
+def _segment_metric(metric: str, scores: Mapping[str, Mapping[int, Any]], source: str) -> GivenScores:
+    """:class:`GivenScores` of `scores` (system -> segment -> `wmt.GivenScore`), hashed over its sorted rows."""
+    from ..signature import short_hash
+
     rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
                   for k, given in by_line.items())
-    return GivenScores(metric, scores, str(path), short_hash("".join(rows).encode("utf-8")))
+    return GivenScores(metric, scores, source, short_hash("".join(rows).encode("utf-8")))
 
 
 def given_digests(metrics: Sequence) -> dict[str, str]:

@@ -1,0 +1,139 @@
+"""WMT metrics-task submission files: a metric's scores as the task collects them
+(``meta-eval --scores``), one TAB-separated row a score naming its metric, pair, test set and
+reference. The task's page (github.com/WMT-Metrics-task/WMT-Metrics-task.github.io, index.md,
+"Submission Format") has specified two layouts:
+
+* WMT21-22 (no domain, "we no longer include document level evaluation"):
+  ``METRIC-NAME LANG-PAIR TESTSET REFERENCE SYSTEM-ID SYSTEM-SCORE`` (``*.sys.score``, 6 fields)
+  and ``METRIC-NAME LANG-PAIR TESTSET REFERENCE SYSTEM-ID SEGMENT-NUMBER SEGMENT-SCORE``
+  (``*.seg.score``, 7);
+* WMT22-23: ``METRIC-NAME LANG-PAIR TESTSET DOMAIN REFERENCE SYSTEM-ID SYSTEM-SCORE`` (7) and
+  ``METRIC-NAME LANG-PAIR TESTSET DOMAIN DOCUMENT REFERENCE SYSTEM-ID SEGMENT-NUMBER
+  SEGMENT-SCORE`` (9).
+
+SEGMENT-NUMBER is "the line number starting from 1 of the plain text input files"; REFERENCE is
+``ref-A`` ... ``ref-D``, or ``src`` for a metric without reference. Seven fields are either
+layout: the field that is a reference (the 4th: a segment row without domain; the 5th: a system
+row with one) tells them apart, and a row where neither or both are is an error naming its line.
+
+Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.wmt`: :func:`.wmt.scores_layout`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..errors import FormatError
+from .wmt import PREFIX, GivenScore, finite_score, line_number
+
+#: A REFERENCE field of a submission row ("ref-A or ref-B or ref-C or ref-D ..., and src").
+_REFERENCE = re.compile(r"ref-[A-Za-z0-9]+|src")
+
+#: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
+SUBMISSION_WIDTHS = (6, 7, 9)
+
+
+@dataclass(frozen=True, slots=True)
+class SubmissionRow:
+    """One row of a submission file: whose score it is, for which segment (None: a system score)."""
+
+    metric: str
+    pair: str
+    testset: str
+    reference: str
+    system: str
+    segment: int | None
+    score: float
+    line: int
+
+
+def is_submission(lines: Sequence[str]) -> bool:
+    """Whether `lines` are a submission file: its first line that is not blank has TABs and 6, 7
+    or 9 fields (paralign's own layouts have 2 or 3)."""
+    first = next((line for line in lines if line.strip()), "")
+    return "\t" in first and len(first.split("\t")) in SUBMISSION_WIDTHS
+
+
+def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
+    """The row of `fields` (line `number`); FormatError naming the line: another number of fields,
+    seven fields of neither layout, a segment that is not a line number, a score not finite."""
+    if len(fields) not in SUBMISSION_WIDTHS:
+        raise FormatError(f"expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), "
+                          f"found {len(fields)}", source=source, line=number)
+    segment_row = len(fields) == 9 or (len(fields) == 7 and bool(_REFERENCE.fullmatch(fields[3])))
+    if len(fields) == 7 and segment_row == bool(_REFERENCE.fullmatch(fields[4])):
+        raise FormatError("7 fields, and the reference (ref-A, ..., src) is not the 4th field alone (a segment "
+                          "row without domain) nor the 5th alone (a system row with one)", source=source, line=number)
+    system, score = fields[-3 if segment_row else -2], fields[-1]
+    reference = fields[-4 if segment_row else -3]
+    segment = line_number(fields[-2], source, number) if segment_row else None
+    value = finite_score(score, f"the score of system {system!r}", source, number)
+    return SubmissionRow(fields[0], fields[1], fields[2], reference, system, segment, value, number)
+
+
+def read_submission(lines: Iterable[str], source: str, pair: str | None = None, testset: str = PREFIX,
+                    ) -> tuple[dict[str, GivenScore], dict[str, dict[int, GivenScore]]]:
+    """The scores of `pair` (None: the file's one pair) on `testset` in a submission file, as
+    (system scores, segment scores), the one of the other level empty: system ->
+    :class:`GivenScore` as :func:`.wmt.read_system_scores` gives, system -> segment ->
+    :class:`GivenScore` as :func:`.wmt.read_metric_scores` gives.
+    Rows of other pairs and test sets are left out, and at system level those of a domain but
+    ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
+    metric, reference or level than the first (one metric as scored against one reference is
+    what a correlation takes), a score given twice, another pair when `pair` is None; naming the
+    file: no row of the pair and test set."""
+    kept: list[SubmissionRow] = []
+    pairs: set[str] = set()
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        fields = [field.strip() for field in line.split("\t")]
+        row = _row(fields, source, number)
+        if pair is None and kept and row.pair != kept[0].pair:
+            raise FormatError(f"pair {row.pair!r}, the file's first is {kept[0].pair!r}: give the pair to read",
+                              source=source, line=number)
+        pairs.add(row.pair)
+        domain = fields[3] if len(fields) in (7, 9) and row.segment is None else "all"
+        if (pair is None or row.pair == pair) and row.testset == testset and domain == "all":
+            _check_alike(row, kept[0] if kept else row, source)
+            kept.append(row)
+    if not kept:
+        raise FormatError(f"no scores of {pair or 'any pair'} on {testset} (the file scores "
+                          f"{', '.join(sorted(pairs)) or 'nothing'})", source=source)
+    return _scores(kept, source)
+
+
+def _check_alike(row: SubmissionRow, first: SubmissionRow, source: str) -> None:
+    """FormatError naming `row`'s line when it is of another metric, reference or level than `first`."""
+    for what, mine, theirs in (("metric", row.metric, first.metric), ("reference", row.reference, first.reference),
+                               ("level", _level(row), _level(first))):
+        if mine != theirs:
+            raise FormatError(f"{what} {mine!r}, where line {first.line} has {theirs!r}: one metric's scores "
+                              "against one reference, at one level, are correlated", source=source, line=row.line)
+
+
+def _level(row: SubmissionRow) -> str:
+    return "system" if row.segment is None else "segment"
+
+
+def _scores(rows: list[SubmissionRow], source: str) -> tuple[dict[str, GivenScore], dict[str, dict[int, GivenScore]]]:
+    """The kept `rows` (all of one level) as (system scores, segment scores), one of them empty;
+    FormatError naming the line of a score given twice."""
+    systems: dict[str, GivenScore] = {}
+    segments: dict[str, dict[int, GivenScore]] = {}
+    for row in rows:
+        if row.segment is None:
+            _once(systems, row.system, f"system {row.system!r}", row, source)
+            systems[row.system] = GivenScore(row.score, row.line)
+        else:
+            given = segments.setdefault(row.system, {})
+            _once(given, row.segment, f"segment {row.segment} of system {row.system!r}", row, source)
+            given[row.segment] = GivenScore(row.score, row.line)
+    return systems, segments
+
+
+def _once(given: dict, key: object, what: str, row: SubmissionRow, source: str) -> None:
+    if key in given:
+        raise FormatError(f"{what} given twice (first on line {given[key].line})", source=source, line=row.line)

@@ -1,0 +1,60 @@
+"""corpora/wmt_submission.py: WMT metrics-task submission files (the task page's two layouts)."""
+
+from __future__ import annotations
+
+import pytest
+
+from paralign.corpora.wmt import GivenScore
+from paralign.corpora.wmt_submission import is_submission, read_submission
+from paralign.errors import FormatError
+
+
+def _rows(*rows: str) -> list[str]:
+    return [row.replace(" ", "\t") for row in rows]
+
+
+def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
+    """System rows of 6 fields (no domain) and 7 (a domain: only ``all`` kept), segment rows of 7
+    (no domain) and 9 (a domain and document, every row kept), told apart by where the reference
+    is; rows of another pair or test set are left out."""
+    system6 = _rows("m de-en newstest2021 ref-A A 0.5", "m cs-en newstest2021 ref-A A 9",
+                    "m de-en florestest2021 ref-A A 9", "m de-en newstest2021 ref-A B 0.25")
+    system7 = _rows("m de-en newstest2021 all ref-A A 0.5", "m de-en newstest2021 news ref-A A 9",
+                    "m de-en newstest2021 all ref-A B 0.25")
+    assert is_submission(system6) and is_submission(system7)
+    want = {"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 4)}
+    assert read_submission(system6, "f", "de-en") == (want, {})
+    assert read_submission(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, {})
+    segment7 = _rows("m de-en newstest2021 src A 2 0.75", "m de-en newstest2021 src A 1 0.5")
+    segment9 = _rows("m de-en newstest2021 news d1 src A 2 0.75", "m de-en newstest2021 social d9 src A 1 0.5")
+    for rows in (segment7, segment9):
+        assert read_submission(rows, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
+    assert read_submission(segment7, "f") == read_submission(segment7, "f", "de-en")  # the file's one pair
+    assert not is_submission(["A\t0.5"]) and not is_submission(["A\t1\t0.5"]) and not is_submission(["a b c d e f"])
+
+
+@pytest.mark.parametrize(("rows", "pair", "message"), [
+    (["m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 ref-A B"], "de-en",
+     "f:2: expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), found 5"),
+    (["m de-en newstest2021 all news A 0.5"], "de-en", "f:1: 7 fields, and the reference (ref-A, ..., src) is not "),
+    (["m de-en newstest2021 ref-A src A 0.5"], "de-en", "f:1: 7 fields, and the reference"),
+    (["m de-en newstest2021 ref-A A x 0.5"], "de-en", "f:1: segment 'x' is not a line number (1, 2, ...)"),
+    (["m de-en newstest2021 ref-A A inf"], "de-en", "f:1: the score of system 'A': "),
+    (["m de-en newstest2021 ref-A A 0.5", "n de-en newstest2021 ref-A B 0.5"], "de-en",
+     "f:2: metric 'n', where line 1 has 'm': one metric's scores against one reference, at one level"),
+    (["m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 ref-B B 0.5"], "de-en",
+     "f:2: reference 'ref-B', where line 1 has 'ref-A'"),
+    (["m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 ref-A A 1 0.5"], "de-en",
+     "f:2: level 'segment', where line 1 has 'system'"),
+    (["m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 ref-A A 0.5"], "de-en",
+     "f:2: system 'A' given twice (first on line 1)"),
+    (["m de-en newstest2021 ref-A A 3 0.5", "m de-en newstest2021 ref-A A 3 0.5"], "de-en",
+     "f:2: segment 3 of system 'A' given twice (first on line 1)"),
+    (["m de-en newstest2021 ref-A A 0.5", "m cs-en newstest2021 ref-A A 0.5"], None,
+     "f:2: pair 'cs-en', the file's first is 'de-en': give the pair to read"),
+    (["m cs-en newstest2021 ref-A A 0.5"], "de-en", "f: no scores of de-en on newstest2021 (the file scores cs-en)"),
+])
+def test_a_row_that_cannot_be_used_is_an_error_naming_the_line(rows, pair, message):
+    with pytest.raises(FormatError) as caught:
+        read_submission(_rows(*rows), "f", pair)
+    assert str(caught.value).startswith(message), str(caught.value)
