@@ -743,6 +743,22 @@ def test_a_scores_name_holding_a_separator_of_the_signature_is_a_usage_error(tmp
     assert "name the file's metric another way (NAME=FILE)" in err
 
 
+def test_a_scores_file_whose_path_holds_an_equals_sign_is_that_file(tmp_path, capsys):
+    """``--scores runs/lr=3/mine.tsv`` was split at its '=' into the name 'runs/lr' and the file
+    '3/mine.tsv' (no such file). A spec that names an existing file whole is that file, named by
+    its stem, as a spec without '=' is; NAME=FILE still names it."""
+    root = _wmt(tmp_path)
+    folder = tmp_path / "lr=3"
+    folder.mkdir()
+    _own_scores(root, folder / "mine.tsv")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    assert main([*base, "--scores", str(folder / "mine.tsv")]) == 0, capsys.readouterr().err
+    assert "mine" in json.loads(capsys.readouterr().out)["metrics"]
+    assert main([*base, "--scores", f"own={folder / 'mine.tsv'}"]) == 0, capsys.readouterr().err
+    assert "own" in json.loads(capsys.readouterr().out)["metrics"]
+
+
 def test_a_long_metric_name_widens_the_text_tables_first_column(tmp_path, capsys):
     """A --scores name longer than the metric column (12) ran into the figures
     ("my_fancy_metric_v20.393 [0.304, 0.450]"): the column is as wide as the longest name

@@ -86,8 +86,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
-                             "(default: the file's name without its extension; none of | : + # =, "
-                             "the signature's separators): segment scores, "
+                             "(default: the file's name without its extension, also for a FILE "
+                             "whose path holds =; none of | : + # =, the signature's separators): "
+                             "segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
                              "system's output; every line of every system correlated), its system "
                              "score their mean; or mt-metrics-eval's SYSNAME SCORE lines (TAB- or "
@@ -198,8 +199,9 @@ def metric_names(text: str) -> list[str]:
 
 
 def scores_files(specs: list[str]) -> list[tuple[str, str]]:
-    """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem);
-    ConfigurationError (a usage error, before the data loads) for a name that is a built-in
+    """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem; so is a
+    spec that names an existing file whole: ``runs/lr=3/x.tsv`` is that file, not ``3/x.tsv``
+    named ``runs/lr``); ConfigurationError (a usage error, before the data loads) for a name that is a built-in
     metric's or given twice (its rows would be taken for that metric's), or that holds a
     separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise)."""
     from ..metrics.correlation import known_metrics
@@ -208,7 +210,7 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for spec in specs:
         name, sep, path = spec.partition("=")
-        if not sep or not name.strip():
+        if not sep or not name.strip() or Path(spec).is_file():
             path, name = spec, Path(spec).stem
         name = name.strip()
         fault = name_fault(name)
