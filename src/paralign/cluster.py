@@ -184,6 +184,9 @@ def _start_local(options: ClusterOptions) -> Any:
     import dask
     from distributed import LocalCluster
 
+    # Dask's pre-spawn environment gives each worker one BLAS/OpenMP thread (threads_per_worker=1
+    # below): on C cores, N workers use N threads, not N x C; a variable set in the command's own
+    # environment wins (benchmarks/blas_threads.py: no other setting was 10% faster on 2 cores).
     environ = {**dask.config.get("distributed.nanny.pre-spawn-environ", {}), **WORKER_MALLOC}
     preload = [*dask.config.get("distributed.worker.preload", []), __name__]  # its dask_setup, in each worker
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}), \
