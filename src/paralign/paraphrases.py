@@ -110,9 +110,9 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
         return ppdb_table()
     if spec == "wordnet":
         return WordNetSynonyms()
-    path, threshold = spec, None
-    if ":" in spec and not Path(spec).exists():
-        path, _, value = spec.rpartition(":")
+    threshold = None
+    path, value = source_spec_parts(spec)
+    if value is not None:
         try:
             threshold = float_field(value)  # '0_5' is no threshold (5.0 for float)
         except ValueError:
@@ -125,6 +125,15 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
             raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
                                      "(a threshold is a table file's: PATH:THRESHOLD)")
     return load_table(path, threshold, progress=progress)
+
+
+def source_spec_parts(spec: str) -> tuple[str, str | None]:
+    """A table spec's file and the text of its threshold (None: none given): ``PATH`` or
+    ``PATH:THRESHOLD``, a file whose name holds a colon being that file."""
+    if ":" in spec and not Path(spec).exists():
+        path, _, value = spec.rpartition(":")
+        return path, value
+    return spec, None
 
 
 #: A table file smaller than this is parsed on every load, not kept in the disk cache: it is read

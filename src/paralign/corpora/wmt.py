@@ -22,6 +22,7 @@ import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..errors import (
     FormatError,
@@ -305,19 +306,22 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
     header; blank lines are skipped): system -> segment -> :class:`GivenScore`. FormatError
     naming the line: not 3 fields, a segment that is not a line number, a score that is not a
     finite number, a segment of a system given twice, or no score at all."""
-    path = source
     out: dict[str, dict[int, GivenScore]] = {}
     for number, (system, segment, score) in _score_rows(lines, source, SCORES_HEADER, ""):
         k = line_number(segment, source, number)
         value = finite_score(score, f"the score of system {system!r}, segment {k}", source, number)
-        given = out.setdefault(system, {})
-        if k in given:
-            raise FormatError(f"segment {k} of system {system!r} given twice (first on line {given[k].line})",
-                              source=str(path), line=number)
-        given[k] = GivenScore(value, number)
+        put_once(out.setdefault(system, {}), k, GivenScore(value, number), f"segment {k} of system {system!r}", source)
     if not out:
-        raise FormatError("no scores (expected system<TAB>segment<TAB>score lines)", source=str(path))
+        raise FormatError("no scores (expected system<TAB>segment<TAB>score lines)", source=source)
     return out
+
+
+def put_once(given: dict[Any, GivenScore], key: Any, score: GivenScore, what: str, source: str) -> None:
+    """`score` into `given` at `key`; FormatError naming its line of `source` when `given` has a
+    score there (``what given twice (first on line N)``): the one check of every scores-file reader."""
+    if key in given:
+        raise FormatError(f"{what} given twice (first on line {given[key].line})", source=source, line=score.line)
+    given[key] = score
 
 
 def _score_rows(lines: Iterable[str], source: str, header: tuple[str, ...],
@@ -438,10 +442,7 @@ def read_system_scores(lines: Iterable[str], source: str) -> dict[str, GivenScor
     a system given twice, or no score at all."""
     out: dict[str, GivenScore] = {}
     for number, system, value in _system_rows(lines, source, " as in a file of system scores"):
-        if system in out:
-            raise FormatError(f"system {system!r} given twice (first on line {out[system].line})", source=source,
-                              line=number)
-        out[system] = GivenScore(value, number)
+        put_once(out, system, GivenScore(value, number), f"system {system!r}", source)
     if not out:
         raise FormatError("no scores (expected system<TAB>score lines)", source=source)
     return out

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import FormatError
-from .wmt import PREFIX, GivenScore, finite_score, line_number
+from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
 
 #: A REFERENCE field of a submission row ("ref-A or ref-B or ref-C or ref-D ..., and src").
 _REFERENCE = re.compile(r"ref-[A-Za-z0-9]+|src")
@@ -124,16 +124,10 @@ def _scores(rows: list[SubmissionRow], source: str) -> tuple[dict[str, GivenScor
     systems: dict[str, GivenScore] = {}
     segments: dict[str, dict[int, GivenScore]] = {}
     for row in rows:
+        score = GivenScore(row.score, row.line)
         if row.segment is None:
-            _once(systems, row.system, f"system {row.system!r}", row, source)
-            systems[row.system] = GivenScore(row.score, row.line)
+            put_once(systems, row.system, score, f"system {row.system!r}", source)
         else:
-            given = segments.setdefault(row.system, {})
-            _once(given, row.segment, f"segment {row.segment} of system {row.system!r}", row, source)
-            given[row.segment] = GivenScore(row.score, row.line)
+            put_once(segments.setdefault(row.system, {}), row.segment, score,
+                     f"segment {row.segment} of system {row.system!r}", source)
     return systems, segments
-
-
-def _once(given: dict, key: object, what: str, row: SubmissionRow, source: str) -> None:
-    if key in given:
-        raise FormatError(f"{what} given twice (first on line {given[key].line})", source=source, line=row.line)

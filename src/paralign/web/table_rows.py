@@ -16,10 +16,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from ..paraphrases import Score
+from ..paraphrases import Score, source_spec_parts
 from ..phrase_keys import lookup_held
 from ..tables import score_column, table_columns
 
@@ -58,7 +57,7 @@ class TableFile:
 def table_path(spec: str) -> str:
     """The file of a ``--table`` spec: ``path[:threshold]`` without its threshold (a file whose
     name holds a colon is the file)."""
-    return spec if Path(spec).exists() or ":" not in spec else spec.rpartition(":")[0]
+    return source_spec_parts(spec)[0]
 
 
 @dataclass(frozen=True, slots=True)
