@@ -511,15 +511,10 @@ def result(client: Client, future: Any, **watch: float | None) -> Any:
     return next(finished(client, [future], **watch)).result()
 
 
-def stall_reason(client: Client) -> str | None:
-    """Why no task of the cluster can run now (every worker paused at its memory limit and none
-    still running a task that may free it, or no worker), or None when some worker can."""
-    stall = _stall(client)
-    return None if stall is None else stall[0]
-
-
 def _stall(client: Client) -> tuple[str, str] | None:
-    """:func:`stall_reason` and what to do about it: a cluster without workers was told to
+    """Why no task of the cluster can run now (every worker paused at its memory limit and none
+    still running a task that may free it, or no worker), and what to do about it; None when
+    some worker can. A cluster without workers was told to
     "raise the memory limit per worker (--memory-limit, ...)", which does nothing for an existing
     cluster (a scheduler that no worker has joined) and had no worker to limit."""
     from dask.utils import format_bytes
