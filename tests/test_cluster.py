@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from paralign.cluster import ClusterOptions, connect, finished, result, stall_reason
+from paralign.cluster import ClusterOptions, _stall, connect, finished, result
 from paralign.errors import ClusterStalledError, ParalignError
 from paralign.workers import iter_chunk_results, on_client
 
@@ -32,7 +32,7 @@ def paused_cluster():
               "distributed.worker.memory.monitor-interval": "50ms"}
     with dask.config.set(memory), connect(ClusterOptions(workers=1, memory_limit="2GiB")) as client:
         deadline = time.monotonic() + 60
-        while stall_reason(client) is None:
+        while _stall(client) is None:
             assert time.monotonic() < deadline, "the worker never paused"
             time.sleep(0.2)
         yield client
@@ -42,7 +42,7 @@ def test_a_running_cluster_is_not_stalled(dask_cluster) -> None:
     from distributed import Client
 
     with Client(dask_cluster.scheduler_address, timeout=30) as client:
-        assert stall_reason(client) is None
+        assert _stall(client) is None
         futures = client.map(_double, [[1], [2], [3]], pure=False)
         assert sorted(f.result() for f in finished(client, futures, stall_after=1, poll=0.1)) == [[2], [4], [6]]
 

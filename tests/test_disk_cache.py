@@ -5,10 +5,19 @@ from __future__ import annotations
 
 import os
 import time
+from pathlib import Path
 
 import pytest
 
-from paralign.disk_cache import derived, entry_path
+from paralign.disk_cache import _entry, derived
+
+
+def entry_path(name: str, source: str | os.PathLike[str], version: str) -> Path:
+    """Where `derived` keeps `name` derived from `source` by code of `version` (the test's cache
+    folder is set and the source is a regular file, so there is one)."""
+    found = _entry(name, source, version, 0)
+    assert found is not None
+    return found[0]
 
 
 @pytest.fixture()

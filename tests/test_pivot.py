@@ -42,8 +42,8 @@ from paralign.pivot import (
     PivotOptions,
     monolingual_paraphrases,
     pivot_paraphrases,
-    read_table_rows,
 )
+from paralign.tables import iter_rows
 
 pytestmark = pytest.mark.usefixtures("on_dask")
 
@@ -101,7 +101,7 @@ def assert_same_rows(got: list, expected: list) -> None:
 
 
 def table_rows(path) -> list[tuple]:
-    return [(p, q, prob, *extra) for p, q, prob, extra in read_table_rows(path)]
+    return [(p, q, prob, *extra) for p, q, prob, extra in iter_rows(path)]
 
 
 def _write(path: Path, lines: list[str]) -> Path:
@@ -156,7 +156,7 @@ def test_toy_pivot_probabilities_by_hand(tmp_path, no_eflomal):
     fr = _toy_corpus(tmp_path, "fr", TOY_FR)
     out = tmp_path / "table.tsv.gz"
     pivot_paraphrases([de, fr], out, PivotOptions(threshold=0.0, min_translation_prob=0.0))
-    rows = {(p, q): prob for p, q, prob, _ in read_table_rows(out)}
+    rows = {(p, q): prob for p, q, prob, _ in iter_rows(out)}
     assert rows == pytest.approx({
         ("car", "automobile"): 2 / 9 + 1 / 2,
         ("car", "wagon"): 1 / 6,
@@ -168,7 +168,7 @@ def test_toy_pivot_probabilities_by_hand(tmp_path, no_eflomal):
     table = ParaphraseTable.from_tsv(out)
     assert table.paraphrases("car")["automobile"] == pytest.approx(13 / 18, rel=1e-5)
     # supporting counts: car-automobile shares two pivots (auto, voiture)
-    support = {(p, q): extra for p, q, _, extra in read_table_rows(out)}
+    support = {(p, q): extra for p, q, _, extra in iter_rows(out)}
     assert support["car", "automobile"][0] == "2"
 
 
@@ -205,12 +205,12 @@ def test_threshold_and_top_k_rerun_on_finished_work(tmp_path, no_eflomal):
     de = _toy_corpus(tmp_path, "de", TOY_DE)
     out, work = tmp_path / "t.tsv", tmp_path / "work"
     pivot_paraphrases([de], out, PivotOptions(threshold=0.2, min_translation_prob=0.0), work_dir=work, keep_work=True)
-    rows = {(p, q) for p, q, _, _ in read_table_rows(out)}
+    rows = {(p, q) for p, q, _, _ in iter_rows(out)}
     assert ("car", "wagon") not in rows and ("car", "automobile") in rows  # 1/6 < 0.2 <= 2/9
     report = pivot_paraphrases([de], out, PivotOptions(threshold=0.0, top_k=1, min_translation_prob=0.0),
                                work_dir=work, keep_work=True)
     assert report.resumed_stages  # threshold/top-k do not invalidate the work directory
-    rows = [(p, q) for p, q, _, _ in read_table_rows(out)]
+    rows = [(p, q) for p, q, _, _ in iter_rows(out)]
     assert ("car", "automobile") in rows and ("car", "wagon") not in rows
     assert len([r for r in rows if r[0] == "car"]) == 1
 
@@ -559,7 +559,7 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     assert report.corpora[0] == {"alignment": {"kind": "computed", "aligner": "eflomal"}, "file": str(groups),
                                  "groups": 2, "pairs": 4,
                                  "sentences_too_long": 0, "pairs_filtered": 0, "skipped_rows": [], "chunks": 1}
-    rows = {(p, q): (prob, extra) for p, q, prob, extra in read_table_rows(out)}
+    rows = {(p, q): (prob, extra) for p, q, prob, extra in iter_rows(out)}
     # word pairs (both directions): man-guy x3 (two from group 1, one from group 2), the-a x2,
     # man-man etc. are identical and dropped; guy-a? no: guy aligns to man in pair 2-3.
     assert rows["man", "guy"][0] == pytest.approx(1.0)
@@ -574,12 +574,12 @@ def test_monolingual_relative_frequency(tmp_path, monkeypatch):
     # min_count only filters the output stage (the work directory is reused)
     again = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3), keep_work=True)
     assert again.resumed_stages
-    assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
+    assert {(p, q) for p, q, _, _ in iter_rows(out)} == {("man", "guy"), ("guy", "man")}
     # pivot's min_translation_prob has no effect on a monolingual table: it resumes too
     inert = monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1, min_count=3,
                                                               min_translation_prob=0.5), keep_work=True)
     assert inert.resumed_stages == again.resumed_stages
-    assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("man", "guy"), ("guy", "man")}
+    assert {(p, q) for p, q, _, _ in iter_rows(out)} == {("man", "guy"), ("guy", "man")}
 
 
 def _gold_pair(pair_id: str, source: str, target: str, sure: str = "0-0") -> dict:
@@ -675,7 +675,7 @@ def test_monolingual_with_sultan_is_lazy_and_named(tmp_path, monkeypatch):
     groups = _write(tmp_path / "g.tsv", ["big dog\tlarge dog"])
     out = tmp_path / "s.tsv"
     monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), aligner="sultan")
-    assert {(p, q) for p, q, _, _ in read_table_rows(out)} == {("big", "large"), ("large", "big")}
+    assert {(p, q) for p, q, _, _ in iter_rows(out)} == {("big", "large"), ("large", "big")}
     with pytest.raises(ConfigurationError):
         monolingual_paraphrases(groups, out, aligner="giza")
 
@@ -804,7 +804,7 @@ def _reference(keep: list[int], max_length: int = 5) -> dict[str, dict[str, floa
 
 def _rows(path: Path) -> dict[str, dict[str, float]]:
     got: dict[str, dict[str, float]] = {}
-    for p, q, prob, _ in read_table_rows(path):
+    for p, q, prob, _ in iter_rows(path):
         got.setdefault(p, {})[q] = prob
     return got
 
@@ -899,7 +899,7 @@ def test_monolingual_with_given_alignment(tmp_path, eflomal_forbidden):
     info = report.corpora[0]
     assert (info["groups"], info["pairs"], info["alignment"]["bad_lines"]) == (2, 3, 1)
     assert info["alignment"]["errors"] == [f"{path}:3: link 1-7 outside sentences of 3 and 3 tokens"]
-    rows = {(p, q): extra for p, q, _, extra in read_table_rows(out)}
+    rows = {(p, q): extra for p, q, _, extra in iter_rows(out)}
     assert rows["man", "guy"] == ["2", "2"] and rows["the", "a"] == ["1", "1"]
     _write(path, ["0-0"] * 3)
     with pytest.raises(MismatchError, match=r"pairs\.align has 3 lines but the groups of .*groups\.tsv form 4"):
@@ -937,7 +937,7 @@ def test_monolingual_sultan_alignment_runs_on_the_pipelines_own_cluster(tmp_path
     monolingual_paraphrases(groups, out, PivotOptions(threshold=0.0, max_length=1), aligner="sultan",
                             cluster=ClusterOptions(workers=2))
     assert seen == [2] and len(connections) == 1
-    assert ("big", "large") in {(p, q) for p, q, _, _ in read_table_rows(out)}
+    assert ("big", "large") in {(p, q) for p, q, _, _ in iter_rows(out)}
 
 
 # -- given alignments in plain files: the workers read the corpus chunk by chunk ---------------------

@@ -1,22 +1,32 @@
 """Where parallel work runs: a Dask cluster, started here or an existing one.
 
 By default a job starts a `LocalCluster` of worker processes on this machine (``workers``, one
-thread each, ``memory_limit`` each) and stops it when done; with a scheduler address
-(``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs
-on that cluster, whose workers must see the same files (the inputs and the work directory).
-Nothing is printed: the caller hears where the dashboard is through ``on_start``, and a local
-worker does not log a task that raised one of paralign's errors (bad input the caller reports
-as one line: :func:`quiet_data_errors`).  An existing
-cluster must run the command's versions of paralign, dask and distributed (its tasks are
-rebuilt there): connecting checks them (:func:`check_versions`).
+thread each, ``memory_limit`` each, bound to 127.0.0.1) and stops it when done
+(:func:`connect`; :func:`connecting` starts it in a thread while the job reads its input). Its
+workers start with glibc malloc settings that spare them the kernel's page faults
+(``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears and acts on by stopping
+the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's errors
+(bad input the caller reports as one line: :func:`quiet_data_errors`); a signal that comes
+while they start is acted on once the cluster is up, not mid-start.  With a scheduler address
+(``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs on
+that cluster: connecting is bounded in time (:func:`check_answers`: an address where no
+scheduler answers is one error, not a hang) and checks that it runs the command's versions of
+paralign, dask and distributed (:func:`check_versions`: its tasks are rebuilt there). Its
+workers must see the files a pipeline reads and writes (the inputs and the work directory:
+:mod:`paralign.pivot`) and hold the resources a task loads there (the spaCy model, PPDB,
+NLTK's data). Nothing is printed: the caller hears where the dashboard is through
+``on_start``.
 
-A job waits on its tasks through :func:`finished`, which watches the cluster while it waits: a
-worker that reaches Dask's pause mark (80% of its memory limit) stops taking tasks until its
-memory frees, which may be never; when every worker has been paused (or none is left) for
-``STALL_SECONDS``, the job stops with one error naming the limit instead of hanging.
+A job waits on its tasks through :func:`finished` (or :func:`result`, for one), which watches
+the cluster while it waits: a worker that reaches Dask's pause mark (by default 80% of its
+memory limit) stops taking tasks until its memory frees, which may be never; when every worker
+has been paused with no task running (or none is left) for ``STALL_SECONDS``, the job stops
+with one ClusterStalledError naming the limit instead of hanging, and at once when the
+scheduler is lost (:func:`scheduler_lost`).
 
-Not for: what runs on the cluster (the pipelines, :mod:`paralign.pivot`) or the batch runner's
-per-item failure handling (:mod:`paralign.workers`).
+Not for: what runs on the cluster (the pipelines, :mod:`paralign.pivot`), cutting a batch into
+chunks and its per-item failure handling (:mod:`paralign.workers`, the batch runner), or
+comparing the versions a cluster runs (:mod:`paralign.cluster_versions`).
 """
 
 from __future__ import annotations
@@ -511,15 +521,10 @@ def result(client: Client, future: Any, **watch: float | None) -> Any:
     return next(finished(client, [future], **watch)).result()
 
 
-def stall_reason(client: Client) -> str | None:
-    """Why no task of the cluster can run now (every worker paused at its memory limit and none
-    still running a task that may free it, or no worker), or None when some worker can."""
-    stall = _stall(client)
-    return None if stall is None else stall[0]
-
-
 def _stall(client: Client) -> tuple[str, str] | None:
-    """:func:`stall_reason` and what to do about it: a cluster without workers was told to
+    """Why no task of the cluster can run now (every worker paused at its memory limit and none
+    still running a task that may free it, or no worker), and what to do about it; None when
+    some worker can. A cluster without workers was told to
     "raise the memory limit per worker (--memory-limit, ...)", which does nothing for an existing
     cluster (a scheduler that no worker has joined) and had no worker to limit."""
     from dask.utils import format_bytes

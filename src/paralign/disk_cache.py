@@ -98,18 +98,12 @@ def not_kept(path: str | os.PathLike[str]) -> Iterator[None]:
         _NOT_KEPT.discard(real)
 
 
-def entry_path(name: str, source: str | os.PathLike[str], version: str, *, min_bytes: int = 0) -> Path | None:
-    """Where :func:`derived` keeps `name` derived from `source` by code of `version` (None when
-    there is no cache folder, the source cannot be stat'ed, is not a regular file, is smaller
-    than `min_bytes` or is in :func:`not_kept`)."""
-    found = _entry(name, source, version, min_bytes)
-    return None if found is None else found[0]
-
-
 def _entry(name: str, source: str | os.PathLike[str], version: str,
            min_bytes: int) -> tuple[Path, dict[str, object]] | None:
-    """:func:`entry_path` and the record kept at the head of its entry (what it was derived
-    from, for :func:`entries` and :func:`prune`)."""
+    """Where :func:`derived` keeps `name` derived from `source` by code of `version`, and the
+    record kept at the head of that entry (what it was derived from, for :func:`entries` and
+    :func:`prune`); None when there is no cache folder, the source cannot be stat'ed, is not a
+    regular file, is smaller than `min_bytes` or is in :func:`not_kept`."""
     folder = cache_dir()
     if folder is None:
         return None

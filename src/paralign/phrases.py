@@ -165,26 +165,3 @@ def phrase_pairs(
             continue
         out.append(PhrasePair((s1, s2), (t1, t2), src, tgt))
     return out
-
-
-def brute_force_spans(
-    links: Iterable[Link], source_length: int, target_length: int, max_length: int = 5
-) -> set[SpanPair]:
-    """The PP definition applied literally (slow; a reference for tests)."""
-    link_list = list(links)
-    out: set[SpanPair] = set()
-    for s1 in range(source_length):
-        for s2 in range(s1 + 1, min(s1 + max_length, source_length) + 1):
-            for t1 in range(target_length):
-                for t2 in range(t1 + 1, min(t1 + max_length, target_length) + 1):
-                    inside = False
-                    ok = True
-                    for i, j in link_list:
-                        in_s, in_t = s1 <= i < s2, t1 <= j < t2
-                        if in_s != in_t:
-                            ok = False
-                            break
-                        inside = inside or in_s
-                    if ok and inside:
-                        out.add((s1, s2, t1, t2))
-    return out

@@ -100,19 +100,17 @@ from .pivot_input import (
     read_on_workers,
 )
 from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
-from .tables import TableWriter, atomic_path, is_parquet, iter_rows
+from .tables import TableWriter, atomic_path, is_parquet
 from .textout import is_gzip_name
 from .workers import block_options, on_client, pipeline_client
 
 __all__ = [
     "COMPUTED", "PipelineReport", "PivotOptions", "monolingual_paraphrases", "pivot_paraphrases",
-    "read_table_rows", "top_paraphrases",
+    "top_paraphrases",
 ]
 
 #: The report's record of an alignment computed here (a given one is `GivenAlignment.to_dict()`).
 COMPUTED = {name: {"kind": "computed", "aligner": name} for name in ("eflomal", "sultan")}
-#: Rows of a table file (Parquet or TSV): (phrase, paraphrase, probability, other columns).
-read_table_rows = iter_rows
 ClusterStart = Callable[[dict[str, Any]], None]
 
 

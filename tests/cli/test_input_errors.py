@@ -1,6 +1,6 @@
 """Unreadable, missing and non-UTF-8 inputs, and '-' as stdin/stdout: clear errors, no tracebacks.
 
-Covers `open_text` (the one reader behind most commands), `open_in`/`stdin_as_file` in the CLI
+Covers `open_text` (the one reader behind most commands), `open_in`/`read_once` in the CLI
 helpers, the OSError safety net of `main`, and '-' in pivot, paraphrase-table and word-align.
 """
 
@@ -22,7 +22,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from paralign.cli import main
-from paralign.cli._common import STDIN_NAME, open_in, stdin_as_file, stdout_for
+from paralign.cli._common import STDIN_NAME, open_in, read_once, stdout_for
 from paralign.errors import FormatError, InputFileError, ParalignError
 from paralign.textio import Utf8LineReader, open_text
 
@@ -184,12 +184,12 @@ def test_non_utf8_stdin_names_stdin_and_line(monkeypatch: pytest.MonkeyPatch, ca
     assert float(capsys.readouterr().out) == pytest.approx(1.0)
 
 
-def test_open_in_and_stdin_as_file_name_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_open_in_and_read_once_name_stdin(monkeypatch: pytest.MonkeyPatch) -> None:
     _stdin(monkeypatch, b"one\n\xff\n")
     with pytest.raises(FormatError, match=f"^{STDIN_NAME}:2: not UTF-8"), open_in("-") as handle:
         list(handle)
     _stdin(monkeypatch, b"x\n")
-    with pytest.raises(FormatError, match=f"^{STDIN_NAME}:7: broken") as info, stdin_as_file() as path:
+    with pytest.raises(FormatError, match=f"^{STDIN_NAME}:7: broken") as info, read_once() as path:
         assert path.read_text(encoding="utf-8") == "x\n"
         raise FormatError("broken", source=str(path), line=7)
     assert info.value.source == STDIN_NAME

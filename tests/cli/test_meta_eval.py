@@ -993,8 +993,8 @@ def test_a_metrics_own_system_scores_are_correlated_as_given_without_an_interval
     assert "segment level, left out: mine (system scores only)" in out
     assert "mine: its system scores are given" in report_page(report.read_text(encoding="utf-8")).text
     assert main([*base, "--level", "segment"]) == 2
-    assert (f"{mine}: system scores (system<TAB>score lines) have no segment level: meta-evaluate them at level "
-            "system or both (--level)") in capsys.readouterr().err
+    assert (f"--level segment: {mine} has system scores only, no segment level: give --level system or "
+            "--level both") in capsys.readouterr().err
 
 
 def test_a_system_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsys):

@@ -231,7 +231,7 @@ def test_table_read_back_from_the_disk_cache_gives_the_same_scores_and_signature
 
 
 def _stdin(monkeypatch, text: str) -> None:
-    """stdin as in a shell: text over a byte buffer (stdin_as_file copies the bytes)."""
+    """stdin as in a shell: text over a byte buffer (read_once copies the bytes)."""
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
 
 

@@ -350,7 +350,7 @@ _STS = "4.0\tA man plays a guitar.\tA man plays a guitar.\n1.0\tCats sleep.\tDog
 
 
 def _byte_stdin(monkeypatch, text: str) -> None:
-    """stdin as in a shell: text over a byte buffer (stdin_as_file copies the bytes)."""
+    """stdin as in a shell: text over a byte buffer (read_once copies the bytes)."""
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
 
 

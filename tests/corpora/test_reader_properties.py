@@ -26,7 +26,7 @@ from paralign.corpora.jsonl import read_jsonl
 from paralign.corpora.msrp import load_msrp
 from paralign.corpora.pharaoh import read_pharaoh
 from paralign.corpora.sts import load_sts
-from paralign.corpora.wmt import iter_lines, load_human_scores, load_segment_lines
+from paralign.corpora.wmt import _segment_map, iter_lines, load_human_scores
 from paralign.errors import FormatError, ParalignError
 from paralign.lattice.evaluate import read_groups
 from paralign.paraphrases import ParaphraseTable
@@ -237,7 +237,7 @@ def test_wmt_readers_raise_only_our_errors(data: bytes, name: str) -> None:
             for score in _scores_or_none(root):
                 assert math.isfinite(score.raw) and math.isfinite(score.z)  # never a NaN taken as a score
         elif name.endswith(".tsv"):
-            _consume(lambda _: load_segment_lines(root, "de-en"), path)
+            _consume(lambda _: _segment_map(root, "de-en"), path)
         else:
             _consume(iter_lines, path)
 

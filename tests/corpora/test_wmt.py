@@ -11,10 +11,10 @@ from sacrebleu.metrics import BLEU
 
 from paralign.cli.meta_eval import render
 from paralign.corpora.wmt import (
+    _segment_map,
     iter_lines,
     language_pairs,
     load_human_scores,
-    load_segment_lines,
     load_segment_scores,
     load_wmt,
     system_files,
@@ -23,6 +23,11 @@ from paralign.corpora.wmt import (
 from paralign.errors import FormatError, MismatchError, ResourceMissingError
 from paralign.metrics.correlation import meta_evaluate, resolve_metrics
 from paralign.metrics.paraeval import ParaEval
+
+
+def load_segment_lines(root: Path, pair: str) -> dict[int, int]:
+    """SID -> 0-based txt line, as the pair's humaneval/seg-line-map-<lp>.tsv maps them."""
+    return {sid: line for sid, (line, _) in _segment_map(root, pair).items()}
 
 
 def _fake(tmp_path: Path, hyp_lines: int = 3) -> Path:
@@ -364,12 +369,16 @@ def test_mt_metrics_eval_score_files_are_read_by_the_lines_of_each_system():
         read_segment_scores(sys_score, "m.sys.score")
 
 
-def test_load_metric_scores_reads_a_file_in_either_layout_of_segment_scores(tmp_path):
-    """The public file reader of a metric's own segment scores read only system<TAB>segment<TAB>score
-    lines: an mt-metrics-eval ``*.seg.score`` was 'expected 3 TAB-separated fields'. Now it reads
-    what ``meta-eval --scores`` reads as segment scores (the same rows either way), and a file of
-    system scores is an error naming it."""
-    from paralign.corpora.wmt import load_metric_scores
+def test_a_file_of_segment_scores_reads_alike_in_either_layout(tmp_path):
+    """A metric's own segment scores read from a file (its lines as `iter_lines` gives them: BOM
+    and CRLF dropped) only as system<TAB>segment<TAB>score lines: an mt-metrics-eval
+    ``*.seg.score`` was 'expected 3 TAB-separated fields'. Now either layout reads as ``meta-eval
+    --scores`` reads segment scores (the same rows either way), and a file of system scores is an
+    error naming it."""
+    from paralign.corpora.wmt import read_segment_scores
+
+    def load_metric_scores(path: Path) -> dict:
+        return read_segment_scores(list(iter_lines(path)), str(path))
 
     seg = tmp_path / "m-refA.seg.score"
     seg.write_bytes(b"\xef\xbb\xbfA\t0.5\r\nA\t0.25\r\nB\t1\r\nB\t2\r\n")  # BOM and CRLF, as every input

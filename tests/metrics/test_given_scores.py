@@ -38,3 +38,23 @@ def test_the_layout_of_the_lines_gives_system_or_segment_scores(tmp_path):
     rows = given_scores(str(path), "m", lines=["B\t2\t1", "A\t1\t0.5", "B\t1\t0.25", "A\t2\t0.75"])
     assert isinstance(blocks, GivenScores) and blocks.digest == rows.digest
     assert blocks.system_stats("B", 2).tolist() == [[0.25, 1.0], [1.0, 1.0]]
+
+
+def test_system_scores_at_the_segment_level_are_refused_naming_the_option_and_its_values(tmp_path):
+    """System scores have no segment level: the usage error said "meta-evaluate them at level
+    system or both (--level)", unlike the CLI's others (``--OPTION VALUE: ... give ...``); now it
+    names the level as it was given, the command's ``--level`` or the library's ``level``, and
+    the values that take them. Segment scores, or the levels system and both, pass."""
+    from paralign.metrics.given_scores import check_levels
+
+    path = tmp_path / "m.sys.score"
+    system = given_scores(str(path), "m", lines=["A 0.5", "B 0.25"])
+    segment = given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])
+    with pytest.raises(ConfigurationError, match="^" + re.escape(
+            f"--level segment: {path} has system scores only, no segment level: give --level system or --level both")):
+        check_levels([segment, system], "segment", "--level")
+    with pytest.raises(ConfigurationError, match="^level segment: .* give level system or level both$"):
+        check_levels([system], "segment")
+    check_levels([system], "system")
+    check_levels([system], "both")
+    check_levels([segment], "segment")

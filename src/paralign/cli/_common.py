@@ -8,7 +8,6 @@ runs before any command (:mod:`._command_line`).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import math
 import os
@@ -361,11 +360,6 @@ def read_once(path: str | Path | None = None) -> Iterator[Path]:
         except ParalignError as exc:
             rename_in_error(exc, str(copy), name)
             raise
-
-
-def stdin_as_file() -> contextlib.AbstractContextManager[Path]:
-    """Copy stdin to a temporary file (see :func:`read_once`)."""
-    return read_once(None)
 
 
 @contextmanager

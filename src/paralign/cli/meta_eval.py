@@ -252,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
     refs = reference_sets(args.refs)
     check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
     own = [_given_scores(path, name, args.pair) for name, path in files]
-    check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
+    check_levels(own, args.level, "--level")  # system scores at --level segment: a usage error before the data loads
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)

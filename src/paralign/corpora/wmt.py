@@ -181,14 +181,10 @@ def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list
         yield number, fields
 
 
-def load_segment_lines(root: str | Path | None, pair: str) -> dict[int, int]:
-    """SID -> 0-based txt line, from humaneval/seg-line-map-<lp>.tsv (1-based lines there)."""
-    return {sid: line for sid, (line, _) in _segment_map(root, pair).items()}
-
-
 def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int]]:
-    """SID -> (0-based txt line, the line of the map that gives it): :func:`load_segment_lines`
-    with where each came from, for a message about a line the txt files do not have."""
+    """SID -> (0-based txt line, the line of the map that gives it), from
+    humaneval/seg-line-map-<lp>.tsv (1-based lines there); where each came from is for a message
+    about a line the txt files do not have."""
     path = _segment_map_path(root, pair)
     out: dict[int, tuple[int, int]] = {}
     sids: dict[int, int] = {}  # txt line -> the SID mapped to it
@@ -269,13 +265,6 @@ class GivenScore:
 
     score: float
     line: int
-
-
-def load_metric_scores(path: str | Path) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores from a file, in either layout ``meta-eval --scores`` reads
-    segment scores in (:func:`read_segment_scores`: ``system<TAB>segment<TAB>score`` lines, or
-    mt-metrics-eval's ``*.seg.score`` blocks); FormatError for a file of system scores."""
-    return read_segment_scores(list(iter_lines(path)), str(path))
 
 
 def line_number(text: str, source: str, line: int) -> int:

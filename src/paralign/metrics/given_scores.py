@@ -113,13 +113,15 @@ class GivenSystemScores:
         return float(given.score)
 
 
-def check_levels(metrics: Sequence, level: str) -> None:
+def check_levels(metrics: Sequence, level: str, option: str = "level") -> None:
     """ConfigurationError when `level` is ``segment`` and a metric of `metrics` has system scores
-    only (:class:`GivenSystemScores`): it would be in no table. At ``both`` it is at system level."""
+    only (:class:`GivenSystemScores`): it would be in no table. At ``both`` it is at system level.
+    The message names the level as the caller's user gave it, `option` (``--level`` on the
+    command line), with the values that take such a metric, as the CLI's usage errors do."""
     given = next((m for m in metrics if isinstance(m, GivenSystemScores)), None)
     if level == "segment" and given is not None:
-        raise ConfigurationError(f"{given.source}: system scores (system<TAB>score lines) have no segment level: "
-                                 "meta-evaluate them at level system or both (--level)")
+        raise ConfigurationError(f"{option} segment: {given.source} has system scores only, no segment level: "
+                                 f"give {option} system or {option} both")
 
 
 #: The characters a given metric's name may not hold, each a separator of the meta-evaluation's

@@ -26,7 +26,7 @@ from ..significance import (
     corpus_score,
     paired_bootstraps,
 )
-from .configs import DEFAULT, PAPER, Config, get_config
+from .configs import DEFAULT, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
 from .inputs import check_hypotheses, check_names
 from .paper import STAT_COLUMNS, PaperOptions, ParaEval, ParaEvalMetric, build_sources
@@ -131,11 +131,6 @@ def paper_option_names() -> tuple[str, ...]:
 
     names = inspect.signature(ParaEval.__init__).parameters
     return tuple(name for name in names if name not in ("self", "sources", "max_length"))
-
-
-def config_of(item: Scorer) -> Config:
-    """The config a scorer computes (a paper scorer: ``paper``)."""
-    return item.config if isinstance(item, GradedParaEval) else PAPER
 
 
 class GradedMetric:
@@ -339,4 +334,4 @@ def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> 
 
 
 __all__ = ["COLUMNS", "PARTS", "STAT_COLUMNS", "GradedFigures", "GradedMetric", "Scorer", "ScorerOptions",
-           "config_of", "graded_dict", "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores", "systems_significance"]
+           "graded_dict", "metrics_of", "paraeval", "scorer", "system_scores", "systems_scores", "systems_significance"]
