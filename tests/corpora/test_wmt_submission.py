@@ -36,8 +36,8 @@ def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
 @pytest.mark.parametrize(("rows", "pair", "message"), [
     (["m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 ref-A B"], "de-en",
      "f:2: expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), found 5"),
-    (["m de-en newstest2021 all news A 0.5"], "de-en", "f:1: 7 fields, and the reference (ref-A, ..., src) is not "),
-    (["m de-en newstest2021 ref-A src A 0.5"], "de-en", "f:1: 7 fields, and the reference"),
+    (["m de-en newstest2021 all news A 0.5"], "de-en", "f:1: 7 fields, and the reference (ref-A, ..., src) is neither the 4th field "),
+    (["m de-en newstest2021 ref-A src A 0.5"], "de-en", "f:1: segment 'A' is not a line number"),
     (["m de-en newstest2021 ref-A A x 0.5"], "de-en", "f:1: segment 'x' is not a line number (1, 2, ...)"),
     (["m de-en newstest2021 ref-A A inf"], "de-en", "f:1: the score of system 'A': "),
     (["m de-en newstest2021 ref-A A 0.5", "n de-en newstest2021 ref-A B 0.5"], "de-en",
@@ -58,3 +58,24 @@ def test_a_row_that_cannot_be_used_is_an_error_naming_the_line(rows, pair, messa
     with pytest.raises(FormatError) as caught:
         read_submission(_rows(*rows), "f", pair)
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_a_reference_field_naming_the_tasks_reference_file_is_a_reference():
+    """The REFERENCE field may name the task's file of the reference (``newstest2021.de-en.ref.ref-A``):
+    before, a 7-field row holding it was refused ('the reference (ref-A, ..., src) is not the 4th
+    field alone ...'), as if it named none. Now it is ref-A, in either 7-field layout, and rows
+    writing ref-A either way are of one reference."""
+    long = "newstest2021.de-en.ref.ref-A"
+    segment7 = _rows(f"m de-en newstest2021 {long} A 2 0.75", "m de-en newstest2021 ref-A A 1 0.5")
+    assert read_submission(segment7, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
+    system7 = _rows(f"m de-en newstest2021 all {long} A 0.5")
+    assert read_submission(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1)}, {})
+
+
+def test_a_human_reference_scored_as_a_system_is_a_segment_rows_system():
+    """The task scores human references as systems (system ``ref-B`` against reference ref-A): a
+    7-field segment row of such a system has references in its 4th and 5th fields, and was
+    refused as of neither layout. A domain is never a reference's name: the 4th field decides."""
+    rows = _rows("m de-en newstest2021 ref-A ref-B 1 0.5", "m de-en newstest2021 ref-A Good 1 0.25")
+    assert read_submission(rows, "f", "de-en") == ({}, {"ref-B": {1: GivenScore(0.5, 1)},
+                                                        "Good": {1: GivenScore(0.25, 2)}})

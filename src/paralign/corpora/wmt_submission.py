@@ -12,9 +12,12 @@ reference. The task's page (github.com/WMT-Metrics-task/WMT-Metrics-task.github.
   SEGMENT-SCORE`` (9).
 
 SEGMENT-NUMBER is "the line number starting from 1 of the plain text input files"; REFERENCE is
-``ref-A`` ... ``ref-D``, or ``src`` for a metric without reference. Seven fields are either
-layout: the field that is a reference (the 4th: a segment row without domain; the 5th: a system
-row with one) tells them apart, and a row where neither or both are is an error naming its line.
+``ref-A`` ... ``ref-D``, or the name of the task's reference file it names
+(``newstest2021.de-en.ref.ref-A``), or ``src`` for a metric without reference
+(:func:`reference_label`). Seven fields are either layout: a reference in the 4th field makes a
+segment row without domain (a domain is never a reference's name, and the 5th, the system, may
+be one: the task scores a human reference, ``ref-B``, as a system), else one in the 5th a system
+row with a domain; a row with neither is an error naming its line.
 
 Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.wmt`: :func:`.wmt.scores_layout`).
 """
@@ -28,8 +31,9 @@ from dataclasses import dataclass
 from ..errors import FormatError
 from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
 
-#: A REFERENCE field of a submission row ("ref-A or ref-B or ref-C or ref-D ..., and src").
-_REFERENCE = re.compile(r"ref-[A-Za-z0-9]+|src")
+#: A REFERENCE field of a submission row ("ref-A or ref-B or ref-C or ref-D ..., and src"), or
+#: the name of the task's file of that reference (``newstest2021.de-en.ref.ref-A``).
+_REFERENCE = re.compile(r"(?:\S+\.)?ref-(?P<label>[A-Za-z0-9]+)|src")
 
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
 SUBMISSION_WIDTHS = (6, 7, 9)
@@ -49,6 +53,13 @@ class SubmissionRow:
     line: int
 
 
+def reference_label(field: str) -> str | None:
+    """The reference set a REFERENCE field names, as the WMT21 folder labels it (``A``: ``ref-A``,
+    ``newstest2021.de-en.ref.ref-A``); None for ``src`` (no reference) and a field that is none."""
+    match = _REFERENCE.fullmatch(field)
+    return None if match is None else match["label"]
+
+
 def is_submission(lines: Sequence[str]) -> bool:
     """Whether `lines` are a submission file: its first line that is not blank has TABs and 6, 7
     or 9 fields (paralign's own layouts have 2 or 3)."""
@@ -63,9 +74,9 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
         raise FormatError(f"expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), "
                           f"found {len(fields)}", source=source, line=number)
     segment_row = len(fields) == 9 or (len(fields) == 7 and bool(_REFERENCE.fullmatch(fields[3])))
-    if len(fields) == 7 and segment_row == bool(_REFERENCE.fullmatch(fields[4])):
-        raise FormatError("7 fields, and the reference (ref-A, ..., src) is not the 4th field alone (a segment "
-                          "row without domain) nor the 5th alone (a system row with one)", source=source, line=number)
+    if len(fields) == 7 and not segment_row and not _REFERENCE.fullmatch(fields[4]):
+        raise FormatError("7 fields, and the reference (ref-A, ..., src) is neither the 4th field (a segment row "
+                          "without domain) nor the 5th (a system row with one)", source=source, line=number)
     system, score = fields[-3 if segment_row else -2], fields[-1]
     reference = fields[-4 if segment_row else -3]
     segment = line_number(fields[-2], source, number) if segment_row else None
@@ -109,9 +120,16 @@ def _check_alike(row: SubmissionRow, first: SubmissionRow, source: str) -> None:
     """FormatError naming `row`'s line when it is of another metric, reference or level than `first`."""
     for what, mine, theirs in (("metric", row.metric, first.metric), ("reference", row.reference, first.reference),
                                ("level", _level(row), _level(first))):
-        if mine != theirs:
+        if mine != theirs and (what != "reference" or _reference_key(mine) != _reference_key(theirs)):
             raise FormatError(f"{what} {mine!r}, where line {first.line} has {theirs!r}: one metric's scores "
                               "against one reference, at one level, are correlated", source=source, line=row.line)
+
+
+def _reference_key(field: str) -> str:
+    """What two REFERENCE fields are compared by: the set named (``ref-A`` and
+    ``newstest2021.de-en.ref.ref-A`` alike), else the field as written (``src``)."""
+    label = reference_label(field)
+    return field if label is None else f"ref-{label}"
 
 
 def _level(row: SubmissionRow) -> str:
