@@ -14,26 +14,22 @@ reference. The task's page (github.com/WMT-Metrics-task/WMT-Metrics-task.github.
 SEGMENT-NUMBER is "the line number starting from 1 of the plain text input files"; REFERENCE is
 ``ref-A`` ... ``ref-D``, or the name of the task's reference file it names
 (``newstest2021.de-en.ref.ref-A``), or ``src`` for a metric without reference
-(:func:`reference_label`). Seven fields are either layout: a reference in the 4th field makes a
-segment row without domain (a domain is never a reference's name, and the 5th, the system, may
-be one: the task scores a human reference, ``ref-B``, as a system), else one in the 5th a system
-row with a domain; a row with neither is an error naming its line.
+(:func:`.wmt_reference.reference_label`). Seven fields are either layout: a reference in the
+4th field makes a segment row without domain (a domain is never a reference's name, and the 5th,
+the system, may be one: the task scores a human reference, ``ref-B``, as a system), else one in
+the 5th a system row with a domain; a row with neither is an error naming its line.
 
 Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.wmt`: :func:`.wmt.scores_layout`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import FormatError
 from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
-
-#: A REFERENCE field of a submission row ("ref-A or ref-B or ref-C or ref-D ..., and src"), or
-#: the name of the task's file of that reference (``newstest2021.de-en.ref.ref-A``).
-_REFERENCE = re.compile(r"(?:\S+\.)?ref-(?P<label>[A-Za-z0-9]+)|src")
+from .wmt_reference import REFERENCE_FIELD, reference_label
 
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
 SUBMISSION_WIDTHS = (6, 7, 9)
@@ -53,13 +49,6 @@ class SubmissionRow:
     line: int
 
 
-def reference_label(field: str) -> str | None:
-    """The reference set a REFERENCE field names, as the WMT21 folder labels it (``A``: ``ref-A``,
-    ``newstest2021.de-en.ref.ref-A``); None for ``src`` (no reference) and a field that is none."""
-    match = _REFERENCE.fullmatch(field)
-    return None if match is None else match["label"]
-
-
 def is_submission(lines: Sequence[str]) -> bool:
     """Whether `lines` are a submission file: its first line that is not blank has TABs and 6, 7
     or 9 fields (paralign's own layouts have 2 or 3)."""
@@ -73,8 +62,8 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
     if len(fields) not in SUBMISSION_WIDTHS:
         raise FormatError(f"expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), "
                           f"found {len(fields)}", source=source, line=number)
-    segment_row = len(fields) == 9 or (len(fields) == 7 and bool(_REFERENCE.fullmatch(fields[3])))
-    if len(fields) == 7 and not segment_row and not _REFERENCE.fullmatch(fields[4]):
+    segment_row = len(fields) == 9 or (len(fields) == 7 and bool(REFERENCE_FIELD.fullmatch(fields[3])))
+    if len(fields) == 7 and not segment_row and not REFERENCE_FIELD.fullmatch(fields[4]):
         raise FormatError("7 fields, and the reference (ref-A, ..., src) is neither the 4th field (a segment row "
                           "without domain) nor the 5th (a system row with one)", source=source, line=number)
     system, score = fields[-3 if segment_row else -2], fields[-1]
