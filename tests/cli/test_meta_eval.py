@@ -1146,3 +1146,26 @@ def test_wmt21_comet_system_scores_as_a_submission_file_are_read_as_the_tsv(data
     assert len(want["metrics"]["comet"]["scores"]) == 19
     for file in ("six.sys.score", "seven.sys.score"):
         assert results[file]["metrics"] == want["metrics"] and results[file]["signature"] == want["signature"]
+
+
+def test_scores_against_another_reference_than_refs_are_an_error_naming_the_file_line_and_both(tmp_path, capsys):
+    """A submission file's rows against ref-B (or an mt-metrics-eval file named ``X-refB.sys.score``)
+    beside --refs A (the default) were correlated as if against A, exit 0, under a signature
+    saying refs:A. Now a data error naming the file, the row and both references, before the data
+    loads; with --refs B the same file is meta-evaluated."""
+    root = _wmt(tmp_path)
+    ref = (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8")
+    (root / "txt" / "references" / "newstest2021.de-en.ref.B.en").write_text(ref, encoding="utf-8")
+    given = {"Good": 0.9, "Mid": 0.2, "Bad": 0.4}
+    sub, named = tmp_path / "mine.sys.score", tmp_path / "mine-refB.sys.score"
+    sub.write_text("".join(f"m\tde-en\tnewstest2021\tref-B\t{s}\t{v}\n" for s, v in given.items()), encoding="utf-8")
+    named.write_text("".join(f"{s} {v}\n" for s, v in given.items()), encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]
+    assert main([*base, "--scores", str(sub)]) == 1
+    err = capsys.readouterr().err
+    assert f"{sub}:1: scores against reference B (its REFERENCE field: 'ref-B'), but --refs A: the other " in err
+    assert main([*base, "--scores", str(named)]) == 1
+    assert f"{named}: scores against reference B (the file's name: 'refB'), but --refs A: " in capsys.readouterr().err
+    for path in (sub, named):
+        assert main([*base, "--refs", "B", "--format", "json", "--scores", f"m={path}"]) == 0, capsys.readouterr().err
+        assert json.loads(capsys.readouterr().out)["metrics"]["m"]["scores"] == given

@@ -9,6 +9,12 @@ from paralign.corpora.wmt_submission import is_submission, read_submission
 from paralign.errors import FormatError
 
 
+def _read(rows: list[str], source: str, pair: str | None = None) -> tuple[dict, dict]:
+    """(system scores, segment scores) of `rows` (:func:`read_submission`)."""
+    submission = read_submission(rows, source, pair)
+    return submission.systems, submission.segments
+
+
 def _rows(*rows: str) -> list[str]:
     return [row.replace(" ", "\t") for row in rows]
 
@@ -23,13 +29,13 @@ def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
                     "m de-en newstest2021 all ref-A B 0.25")
     assert is_submission(system6) and is_submission(system7)
     want = {"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 4)}
-    assert read_submission(system6, "f", "de-en") == (want, {})
-    assert read_submission(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, {})
+    assert _read(system6, "f", "de-en") == (want, {})
+    assert _read(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, {})
     segment7 = _rows("m de-en newstest2021 src A 2 0.75", "m de-en newstest2021 src A 1 0.5")
     segment9 = _rows("m de-en newstest2021 news d1 src A 2 0.75", "m de-en newstest2021 social d9 src A 1 0.5")
     for rows in (segment7, segment9):
-        assert read_submission(rows, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
-    assert read_submission(segment7, "f") == read_submission(segment7, "f", "de-en")  # the file's one pair
+        assert _read(rows, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
+    assert _read(segment7, "f") == _read(segment7, "f", "de-en")  # the file's one pair
     assert not is_submission(["A\t0.5"]) and not is_submission(["A\t1\t0.5"]) and not is_submission(["a b c d e f"])
 
 
@@ -56,7 +62,7 @@ def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
 ])
 def test_a_row_that_cannot_be_used_is_an_error_naming_the_line(rows, pair, message):
     with pytest.raises(FormatError) as caught:
-        read_submission(_rows(*rows), "f", pair)
+        _read(_rows(*rows), "f", pair)
     assert str(caught.value).startswith(message), str(caught.value)
 
 
@@ -67,9 +73,9 @@ def test_a_reference_field_naming_the_tasks_reference_file_is_a_reference():
     writing ref-A either way are of one reference."""
     long = "newstest2021.de-en.ref.ref-A"
     segment7 = _rows(f"m de-en newstest2021 {long} A 2 0.75", "m de-en newstest2021 ref-A A 1 0.5")
-    assert read_submission(segment7, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
+    assert _read(segment7, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
     system7 = _rows(f"m de-en newstest2021 all {long} A 0.5")
-    assert read_submission(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1)}, {})
+    assert _read(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1)}, {})
 
 
 def test_a_human_reference_scored_as_a_system_is_a_segment_rows_system():
@@ -77,5 +83,5 @@ def test_a_human_reference_scored_as_a_system_is_a_segment_rows_system():
     7-field segment row of such a system has references in its 4th and 5th fields, and was
     refused as of neither layout. A domain is never a reference's name: the 4th field decides."""
     rows = _rows("m de-en newstest2021 ref-A ref-B 1 0.5", "m de-en newstest2021 ref-A Good 1 0.25")
-    assert read_submission(rows, "f", "de-en") == ({}, {"ref-B": {1: GivenScore(0.5, 1)},
+    assert _read(rows, "f", "de-en") == ({}, {"ref-B": {1: GivenScore(0.5, 1)},
                                                         "Good": {1: GivenScore(0.25, 2)}})

@@ -6,8 +6,13 @@ import re
 
 import pytest
 
-from paralign.errors import ConfigurationError
-from paralign.metrics.given_scores import GivenScores, GivenSystemScores, given_scores
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.given_scores import (
+    GivenScores,
+    GivenSystemScores,
+    check_references,
+    given_scores,
+)
 
 
 @pytest.mark.parametrize(("name", "held"), [
@@ -38,3 +43,34 @@ def test_the_layout_of_the_lines_gives_system_or_segment_scores(tmp_path):
     rows = given_scores(str(path), "m", lines=["B\t2\t1", "A\t1\t0.5", "B\t1\t0.25", "A\t2\t0.75"])
     assert isinstance(blocks, GivenScores) and blocks.digest == rows.digest
     assert blocks.system_stats("B", 2).tolist() == [[0.25, 1.0], [1.0, 1.0]]
+
+
+def test_scores_against_another_reference_than_refs_are_an_error_naming_the_file_line_and_both(tmp_path):
+    """A file says which reference its scores are against (a submission row's REFERENCE, an
+    mt-metrics-eval or WMT21 file name); correlated beside metrics scored against --refs A, scores
+    against ref B were taken for scores against A, silently. Now a MismatchError naming the file,
+    the row (for a submission file) and both references; a file naming the same set, ``src``, or
+    none passes, and ``all`` is every set of the test set."""
+    sub = tmp_path / "mine.sys.score"
+    sub.write_text("m\tde-en\tnewstest2021\tref-B\tA\t0.5\nm\tde-en\tnewstest2021\tref-B\tB\t0.25\n", encoding="utf-8")
+    metric = given_scores(str(sub), "m", pair="de-en")
+    with pytest.raises(MismatchError) as caught:
+        check_references([metric], ["A"], ["A", "B"])
+    assert str(caught.value).startswith(f"{sub}:1: scores against reference B (its REFERENCE field: 'ref-B'), "
+                                        "but --refs A: ")
+    assert "give --refs B, or scores against A" in str(caught.value)
+    check_references([metric], ["B"], ["A", "B"])
+    named = tmp_path / "COMET-refb.seg.score"
+    named.write_text("A 0.5\nA 0.75\nB 0.25\nB 1\n", encoding="utf-8")
+    blocks = given_scores(str(named), "m")
+    with pytest.raises(MismatchError, match="^" + re.escape(f"{named}: scores against reference B (the file's name: "
+                                                            "'refb'), but --refs A,B: ")):
+        check_references([blocks], ["A", "B"], ["A", "B"])
+    check_references([blocks], ["B"], ["A", "B"])  # refb is the folder's B
+    every = tmp_path / "COMET-all.sys.score"
+    every.write_text("A 0.5\nB 0.25\n", encoding="utf-8")
+    with pytest.raises(MismatchError, match=re.escape("scores against reference A,B (the file's name: 'all')")):
+        check_references([given_scores(str(every), "m")], ["A"], ["A", "B"])
+    check_references([given_scores(str(every), "m")], ["B", "A"], ["A", "B"])
+    for path in ("COMET-QE-src.seg.score", "mine.tsv"):  # no reference used, or none named
+        check_references([given_scores(str(tmp_path / path), "m", lines=["A 0.5", "B 0.25"])], ["A"], ["A", "B"])

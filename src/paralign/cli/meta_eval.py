@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--wmt", default=None, type=wmt_folder,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
-    parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (default: A)")
+    parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (the metrics task's ref-A, ref-B; default: A)")
     parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp",
                         help="comma list: paraeval (the config's headline score, with its P, R "
                              "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
@@ -98,7 +98,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "system, one a segment in the test set's order (*.seg.score), segment "
                              "scores as above; or a WMT metrics-task submission file (METRIC LP "
                              "TESTSET [DOMAIN [DOCUMENT]] REF SYSTEM [SEGMENT] SCORE, TAB-separated): "
-                             "its rows of --pair on newstest2021; repeatable")
+                             "its rows of --pair on newstest2021. A file whose rows (REFERENCE ref-B) "
+                             "or name (X-refB.seg.score, X_ref-B.tsv) say its scores are against another "
+                             "reference than --refs is an error; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -239,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
-    from ..metrics.given_scores import check_levels
+    from ..metrics.given_scores import check_levels, check_references
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
@@ -253,6 +255,7 @@ def run(args: argparse.Namespace) -> int:
     check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
     own = [_given_scores(path, name, args.pair) for name, path in files]
     check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
+    check_references(own, refs, list(reference_files(args.wmt, args.pair)))  # scores against ref B, --refs A
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)

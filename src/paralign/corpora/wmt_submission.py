@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from ..errors import FormatError
 from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
-from .wmt_reference import REFERENCE_FIELD, reference_label
+from .wmt_reference import REFERENCE_FIELD, NamedReference, field_reference, reference_label
 
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
 SUBMISSION_WIDTHS = (6, 7, 9)
@@ -73,12 +73,22 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
     return SubmissionRow(fields[0], fields[1], fields[2], reference, system, segment, value, number)
 
 
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """The scores of one pair on one test set in a submission file: `systems` (system ->
+    :class:`GivenScore`, as :func:`.wmt.read_system_scores` gives) or `segments` (system -> segment
+    -> :class:`GivenScore`, as :func:`.wmt.read_metric_scores` gives), the other level empty, and
+    the reference the rows name (the first row's; None for ``src``: no reference)."""
+
+    systems: dict[str, GivenScore]
+    segments: dict[str, dict[int, GivenScore]]
+    reference: NamedReference | None
+
+
 def read_submission(lines: Iterable[str], source: str, pair: str | None = None, testset: str = PREFIX,
-                    ) -> tuple[dict[str, GivenScore], dict[str, dict[int, GivenScore]]]:
-    """The scores of `pair` (None: the file's one pair) on `testset` in a submission file, as
-    (system scores, segment scores), the one of the other level empty: system ->
-    :class:`GivenScore` as :func:`.wmt.read_system_scores` gives, system -> segment ->
-    :class:`GivenScore` as :func:`.wmt.read_metric_scores` gives.
+                    ) -> Submission:
+    """The scores of `pair` (None: the file's one pair) on `testset` in a submission file
+    (:class:`Submission`).
     Rows of other pairs and test sets are left out, and at system level those of a domain but
     ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
     metric, reference or level than the first (one metric as scored against one reference is
@@ -102,7 +112,7 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
     if not kept:
         raise FormatError(f"no scores of {pair or 'any pair'} on {testset} (the file scores "
                           f"{', '.join(sorted(pairs)) or 'nothing'})", source=source)
-    return _scores(kept, source)
+    return Submission(*_scores(kept, source), field_reference(kept[0].reference, kept[0].line))
 
 
 def _check_alike(row: SubmissionRow, first: SubmissionRow, source: str) -> None:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import ConfigurationError, MismatchError, counted
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..corpora.wmt_reference import NamedReference
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,9 @@ class GivenScores:
     #: the first 8 hex digits of SHA-256 over the sorted rows: the same scores however the file
     #: is written (order, CRLF, a header), other scores apart
     digest: str
+    #: the reference the file says its scores are against (None: it says none, or ``src``):
+    #: :func:`paralign.corpora.wmt_reference.name_reference`, checked by :func:`check_references`
+    reference: NamedReference | None = None
 
     @property
     def signature(self) -> str:
@@ -96,6 +102,7 @@ class GivenSystemScores:
     scores: Mapping[str, Any]  #: system -> `wmt.GivenScore`
     source: str  #: the file, as errors name it
     digest: str  #: as :attr:`GivenScores.digest`, over the sorted ``system<TAB>score`` rows
+    reference: NamedReference | None = None  #: as :attr:`GivenScores.reference`
 
     @property
     def signature(self) -> str:
@@ -120,6 +127,35 @@ def check_levels(metrics: Sequence, level: str) -> None:
     if level == "segment" and given is not None:
         raise ConfigurationError(f"{given.source}: system scores (system<TAB>score lines) have no segment level: "
                                  "meta-evaluate them at level system or both (--level)")
+
+
+def check_references(metrics: Sequence, refs: Sequence[str], available: Sequence[str] | None = None) -> None:
+    """MismatchError naming the file, and the line of a submission file, of the first metric of
+    `metrics` whose scores a file gives against other reference sets than `refs` (the sets the
+    other metrics are scored against, ``--refs``): its scores against ref B, correlated beside
+    metrics scored against ref A, were taken for scores against A, under a signature saying
+    ``refs:A``. The file says its reference in its rows or name
+    (:mod:`paralign.corpora.wmt_reference`; labels compared without case: mt-metrics-eval's
+    ``refb`` is ref B); one that says none, or ``src``, is not checked, and neither is
+    mt-metrics-eval's ``all`` (every set) when `available` (the sets the test set has) is None."""
+    ours = {label.casefold() for label in refs}
+    for metric in metrics:
+        named = getattr(metric, "reference", None)
+        if not isinstance(metric, GivenScores | GivenSystemScores) or named is None:
+            continue
+        if named.labels is None and available is None:
+            continue  # "all", and which sets the test set has is not known
+        sets = list(available or ())
+        theirs = [next((have for have in sets if have.casefold() == label.casefold()), label)
+                  for label in (sets if named.labels is None else named.labels)]  # as the folder spells them
+        if {label.casefold() for label in theirs} == ours:
+            continue
+        where = "the file's name" if named.line is None else "its REFERENCE field"
+        mine, asked = ",".join(theirs), ",".join(refs)
+        raise MismatchError(
+            f"scores against reference {mine} ({where}: {named.shown!r}), but --refs {asked}: the other metrics "
+            f"are scored against {asked}, and these would be correlated as if they were too; give --refs {mine}, "
+            f"or scores against {asked}", source=metric.source, line=named.line)
 
 
 #: The characters a given metric's name may not hold, each a separator of the meta-evaluation's
@@ -159,6 +195,7 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     from pathlib import Path
 
     from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
+    from ..corpora.wmt_reference import name_reference
     from ..corpora.wmt_submission import is_submission, read_submission
 
     metric = name or Path(path).stem
@@ -167,30 +204,33 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
         raise ConfigurationError(f"{path}: {fault}: name the metric another way")
     read = list(iter_lines(path) if lines is None else lines)
     if is_submission(read):
-        systems, segments = read_submission(read, str(path), pair)
-        if segments:
-            return _segment_metric(metric, segments, str(path))
-        return _system_metric(metric, systems, str(path))
+        submission = read_submission(read, str(path), pair)
+        if submission.segments:
+            return _segment_metric(metric, submission.segments, str(path), submission.reference)
+        return _system_metric(metric, submission.systems, str(path), submission.reference)
+    reference = name_reference(str(path))
     if scores_layout(read) == "system":
-        return _system_metric(metric, read_system_scores(read, str(path)), str(path))
-    return _segment_metric(metric, read_segment_scores(read, str(path)), str(path))
+        return _system_metric(metric, read_system_scores(read, str(path)), str(path), reference)
+    return _segment_metric(metric, read_segment_scores(read, str(path)), str(path), reference)
 
 
-def _system_metric(metric: str, systems: Mapping[str, Any], source: str) -> GivenSystemScores:
+def _system_metric(metric: str, systems: Mapping[str, Any], source: str,
+                   reference: NamedReference | None) -> GivenSystemScores:
     """:class:`GivenSystemScores` of `systems` (system -> `wmt.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
     rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
-    return GivenSystemScores(metric, systems, source, short_hash("".join(rows).encode("utf-8")))
+    return GivenSystemScores(metric, systems, source, short_hash("".join(rows).encode("utf-8")), reference)
 
 
-def _segment_metric(metric: str, scores: Mapping[str, Mapping[int, Any]], source: str) -> GivenScores:
+def _segment_metric(metric: str, scores: Mapping[str, Mapping[int, Any]], source: str,
+                    reference: NamedReference | None) -> GivenScores:
     """:class:`GivenScores` of `scores` (system -> segment -> `wmt.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
     rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
                   for k, given in by_line.items())
-    return GivenScores(metric, scores, source, short_hash("".join(rows).encode("utf-8")))
+    return GivenScores(metric, scores, source, short_hash("".join(rows).encode("utf-8")), reference)
 
 
 def given_digests(metrics: Sequence) -> dict[str, str]:
