@@ -1169,3 +1169,18 @@ def test_scores_against_another_reference_than_refs_are_an_error_naming_the_file
     for path in (sub, named):
         assert main([*base, "--refs", "B", "--format", "json", "--scores", f"m={path}"]) == 0, capsys.readouterr().err
         assert json.loads(capsys.readouterr().out)["metrics"]["m"]["scores"] == given
+
+
+def test_a_scores_file_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys):
+    """``--scores m=run|1.tsv`` ran, exit 0, with the metric's signature ``scores:run|1.tsv#HASH|...``,
+    read back as a part ``scores:run`` and a keyless ``1.tsv#HASH``. Now a usage error naming the
+    file, before any is read (NAME= does not help: the signature names the file)."""
+    root = _wmt(tmp_path)
+    bar = tmp_path / "run|1.tsv"
+    bar.write_text("Good\t0.9\nMid\t0.2\nBad\t0.4\n", encoding="utf-8")
+    for spec in (f"m={bar}", str(bar)):
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                     "--scores", spec]) == 2
+        err = capsys.readouterr().err
+        assert f"argument --scores: {bar}: the file's name 'run|1.tsv' holds '|', which separates a signature's" in err
+        assert "copy or link the file under another name" in err

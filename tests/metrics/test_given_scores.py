@@ -74,3 +74,20 @@ def test_scores_against_another_reference_than_refs_are_an_error_naming_the_file
     check_references([given_scores(str(every), "m")], ["B", "A"], ["A", "B"])
     for path in ("COMET-QE-src.seg.score", "mine.tsv"):  # no reference used, or none named
         check_references([given_scores(str(tmp_path / path), "m", lines=["A 0.5", "B 0.25"])], ["A"], ["A", "B"])
+
+
+def test_a_file_whose_name_holds_a_bar_is_refused_and_one_holding_a_colon_or_hash_reads_back(tmp_path):
+    """A metric's own signature names its file, ``scores:FILE#HASH|system:mean``: a file named
+    ``run|1.tsv`` signed ``scores:run|1.tsv#...``, read back (signature_parts) as a part ``scores:run``
+    and a keyless ``1.tsv#...``. Now a ConfigurationError naming the file, as a name holding ``|`` is
+    refused; ``:`` and ``#`` read back (a part's key ends at its first ``:``, as every signature's
+    values may hold one; the hash starts after the last ``#``), so such a file is signed as named."""
+    from paralign.signature import signature_parts
+
+    bar = tmp_path / "run|1.tsv"
+    with pytest.raises(ConfigurationError, match="^" + re.escape(f"{bar}: the file's name 'run|1.tsv' holds '|', ")):
+        given_scores(str(bar), "m", lines=["A 0.5", "B 0.25"])
+    odd = given_scores(str(tmp_path / "run:1#x.tsv"), "m", lines=["A 0.5", "B 0.25"])
+    parts = signature_parts(odd.signature)
+    assert parts == {"scores": f"run:1#x.tsv#{odd.digest}", "system": "given"}
+    assert parts["scores"].rpartition("#")[::2] == ("run:1#x.tsv", odd.digest)

@@ -87,7 +87,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
                              "(default: the file's name without its extension, also for a FILE "
-                             "whose path holds =; none of | : + # =, the signature's separators): "
+                             "whose path holds =; none of | : + # =, the signature's separators, nor | "
+                             "in the file's name): "
                              "segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
                              "system's output; every line of every system correlated), its system "
@@ -205,9 +206,11 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     spec that names an existing file whole: ``runs/lr=3/x.tsv`` is that file, not ``3/x.tsv``
     named ``runs/lr``); ConfigurationError (a usage error, before the data loads) for a name that is a built-in
     metric's or given twice (its rows would be taken for that metric's), or that holds a
-    separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise)."""
+    separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise), and for a
+    file whose name holds ``|``, which its metric's signature could not name
+    (:func:`paralign.metrics.given_scores.check_file_name`)."""
     from ..metrics.correlation import known_metrics
-    from ..metrics.given_scores import name_fault
+    from ..metrics.given_scores import check_file_name, name_fault
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -215,6 +218,10 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
         if not sep or not name.strip() or Path(spec).is_file():
             path, name = spec, Path(spec).stem
         name = name.strip()
+        try:  # first: NAME=FILE would not help
+            check_file_name(path)
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"argument --scores: {exc}") from None
         fault = name_fault(name)
         if fault is not None:
             raise ConfigurationError(f"argument --scores: {fault}: name the file's metric another way (NAME=FILE)")

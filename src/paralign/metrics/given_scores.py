@@ -175,6 +175,22 @@ def name_fault(name: str) -> str | None:
             f"signature separates its parts with ({' '.join(NAME_MARKS)})")
 
 
+def check_file_name(path: str) -> None:
+    """ConfigurationError naming `path` when its file's name cannot be written in the metric's own
+    signature (``scores:FILE#HASH|system:mean``): one holding ``|`` read back as two parts
+    (:func:`paralign.signature.part_fault`), the second with no key. A ``:`` or ``#`` reads back
+    (a part's key ends at its first ``:``, the hash starts after the last ``#``), as every
+    signature's values may hold ``:``."""
+    from pathlib import Path
+
+    from ..signature import part_fault
+
+    fault = part_fault(Path(path).name)
+    if fault is not None:
+        raise ConfigurationError(f"{path}: the file's name {fault} (its metric's signature names it: "
+                                 "scores:FILE#HASH|...): copy or link the file under another name")
+
+
 def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None,
                  pair: str | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
@@ -202,6 +218,7 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     fault = name_fault(metric)
     if fault is not None:
         raise ConfigurationError(f"{path}: {fault}: name the metric another way")
+    check_file_name(path)
     read = list(iter_lines(path) if lines is None else lines)
     if is_submission(read):
         submission = read_submission(read, str(path), pair)
