@@ -1184,3 +1184,20 @@ def test_a_scores_file_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys)
         err = capsys.readouterr().err
         assert f"argument --scores: {bar}: the file's name 'run|1.tsv' holds '|', which separates a signature's" in err
         assert "copy or link the file under another name" in err
+
+
+def test_a_submission_file_against_several_references_is_read_for_refs(tmp_path, capsys):
+    """A submission file of a metric's scores against ref-A and against ref-B (the task asks for
+    each reference) was a data error at its first ref-B row whatever --refs said; now --refs A
+    meta-evaluates its ref-A rows, --refs B its ref-B rows."""
+    root = _wmt(tmp_path)
+    ref = (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8")
+    (root / "txt" / "references" / "newstest2021.de-en.ref.B.en").write_text(ref, encoding="utf-8")
+    given = {"A": {"Good": 0.9, "Mid": 0.2, "Bad": 0.4}, "B": {"Good": 0.8, "Mid": 0.5, "Bad": 0.1}}
+    sub = tmp_path / "mine.sys.score"
+    sub.write_text("".join(f"m\tde-en\tnewstest2021\tref-{r}\t{s}\t{v}\n" for r, scores in given.items()
+                           for s, v in scores.items()), encoding="utf-8")
+    for refs, scores in given.items():
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                     "--refs", refs, "--format", "json", "--scores", f"m={sub}"]) == 0, capsys.readouterr().err
+        assert json.loads(capsys.readouterr().out)["metrics"]["m"]["scores"] == scores

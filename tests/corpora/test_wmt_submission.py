@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from paralign.corpora.wmt import GivenScore
+from paralign.corpora.wmt_reference import NamedReference
 from paralign.corpora.wmt_submission import is_submission, read_submission
 from paralign.errors import FormatError
 
@@ -85,3 +86,20 @@ def test_a_human_reference_scored_as_a_system_is_a_segment_rows_system():
     rows = _rows("m de-en newstest2021 ref-A ref-B 1 0.5", "m de-en newstest2021 ref-A Good 1 0.25")
     assert _read(rows, "f", "de-en") == ({}, {"ref-B": {1: GivenScore(0.5, 1)},
                                                         "Good": {1: GivenScore(0.25, 2)}})
+
+
+def test_rows_against_several_references_are_read_for_the_one_refs_names():
+    """The task asks for a metric's scores against each reference: one file holds rows against
+    ref-A and against ref-B. Before, it was refused at the first row of the second ('reference
+    'ref-B', where line 1 has 'ref-A'), whatever --refs said; now `refs` of one set picks its rows
+    (without case, either spelling), as `pair` picks the pair's. Without `refs`, or with one the
+    file lacks, it is refused as before; a file against one reference is read whole."""
+    rows = _rows("m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 newstest2021.de-en.ref.ref-B A 0.75",
+                 "m de-en newstest2021 ref-A B 0.25", "m de-en newstest2021 ref-B B 1")
+    a, b = read_submission(rows, "f", "de-en", refs=["A"]), read_submission(rows, "f", "de-en", refs=["b"])
+    assert (a.systems, a.reference) == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, NamedReference(("A",), "ref-A", 1))
+    assert b.systems == {"A": GivenScore(0.75, 2), "B": GivenScore(1.0, 4)} and b.reference.labels == ("B",)
+    for refs in (None, ["C"], ["A", "B"]):
+        with pytest.raises(FormatError, match="^f:2: reference .*; --refs of one set reads its rows"):
+            read_submission(rows, "f", "de-en", refs=refs)
+    assert read_submission(rows[:1], "f", "de-en", refs=["B"]).reference == NamedReference(("A",), "ref-A", 1)

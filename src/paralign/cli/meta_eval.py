@@ -99,7 +99,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "system, one a segment in the test set's order (*.seg.score), segment "
                              "scores as above; or a WMT metrics-task submission file (METRIC LP "
                              "TESTSET [DOMAIN [DOCUMENT]] REF SYSTEM [SEGMENT] SCORE, TAB-separated): "
-                             "its rows of --pair on newstest2021. A file whose rows (REFERENCE ref-B) "
+                             "its rows of --pair on newstest2021 (against --refs, when they are against "
+                             "several references). A file whose rows (REFERENCE ref-B) "
                              "or name (X-refB.seg.score, X_ref-B.tsv) say its scores are against another "
                              "reference than --refs is an error; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
@@ -233,15 +234,16 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _given_scores(path: str, name: str, pair: str) -> GivenScores | GivenSystemScores:
+def _given_scores(path: str, name: str, pair: str, refs: list[str]) -> GivenScores | GivenSystemScores:
     """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM): segment
-    scores or system scores, as its lines are laid out (a WMT submission file's rows of `pair`)."""
+    scores or system scores, as its lines are laid out (a WMT submission file's rows of `pair`,
+    against `refs` when they are against several references)."""
     from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
     with open_in(path) as handle:
         lines = [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
-    return given_scores(input_name(path), name, lines=lines, pair=pair)
+    return given_scores(input_name(path), name, lines=lines, pair=pair, refs=refs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -260,7 +262,7 @@ def run(args: argparse.Namespace) -> int:
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     refs = reference_sets(args.refs)
     check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
-    own = [_given_scores(path, name, args.pair) for name, path in files]
+    own = [_given_scores(path, name, args.pair, refs) for name, path in files]
     check_levels(own, args.level)  # system scores at --level segment: a usage error before the data loads
     check_references(own, refs, list(reference_files(args.wmt, args.pair)))  # scores against ref B, --refs A
     check_paraeval_options(args, names)

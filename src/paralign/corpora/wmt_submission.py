@@ -86,33 +86,47 @@ class Submission:
 
 
 def read_submission(lines: Iterable[str], source: str, pair: str | None = None, testset: str = PREFIX,
-                    ) -> Submission:
+                    refs: Sequence[str] | None = None) -> Submission:
     """The scores of `pair` (None: the file's one pair) on `testset` in a submission file
-    (:class:`Submission`).
+    (:class:`Submission`), against the reference set `refs` names when the file's rows are against
+    several (one file of a metric's scores against ref-A and against ref-B, as the task asks for
+    each reference: ``--refs``); a file against one reference is read whole, whichever it is
+    (:func:`paralign.metrics.given_scores.check_references` says when it is not `refs`).
     Rows of other pairs and test sets are left out, and at system level those of a domain but
     ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
-    metric, reference or level than the first (one metric as scored against one reference is
-    what a correlation takes), a score given twice, another pair when `pair` is None; naming the
-    file: no row of the pair and test set."""
-    kept: list[SubmissionRow] = []
+    metric, reference (of those kept) or level than the first (one metric as scored against one
+    reference is what a correlation takes), a score given twice, another pair when `pair` is None;
+    naming the file: no row of the pair and test set."""
+    rows: list[SubmissionRow] = []
     pairs: set[str] = set()
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [field.strip() for field in line.split("\t")]
         row = _row(fields, source, number)
-        if pair is None and kept and row.pair != kept[0].pair:
-            raise FormatError(f"pair {row.pair!r}, the file's first is {kept[0].pair!r}: give the pair to read",
+        if pair is None and rows and row.pair != rows[0].pair:
+            raise FormatError(f"pair {row.pair!r}, the file's first is {rows[0].pair!r}: give the pair to read",
                               source=source, line=number)
         pairs.add(row.pair)
         domain = fields[3] if len(fields) in (7, 9) and row.segment is None else "all"
         if (pair is None or row.pair == pair) and row.testset == testset and domain == "all":
-            _check_alike(row, kept[0] if kept else row, source)
-            kept.append(row)
-    if not kept:
+            rows.append(row)
+    if not rows:
         raise FormatError(f"no scores of {pair or 'any pair'} on {testset} (the file scores "
                           f"{', '.join(sorted(pairs)) or 'nothing'})", source=source)
+    kept = _of_reference(rows, refs)
+    for row in kept:
+        _check_alike(row, kept[0], source)
     return Submission(*_scores(kept, source), field_reference(kept[0].reference, kept[0].line))
+
+
+def _of_reference(rows: list[SubmissionRow], refs: Sequence[str] | None) -> list[SubmissionRow]:
+    """`rows`, or when they are against several references and `refs` is one of them (one set,
+    named without case, as ``--refs B``), those against it."""
+    if refs is None or len(refs) != 1 or len({_reference_key(row.reference) for row in rows}) < 2:
+        return rows
+    wanted = [row for row in rows if (reference_label(row.reference) or "").casefold() == refs[0].casefold()]
+    return wanted or rows
 
 
 def _check_alike(row: SubmissionRow, first: SubmissionRow, source: str) -> None:
@@ -120,8 +134,10 @@ def _check_alike(row: SubmissionRow, first: SubmissionRow, source: str) -> None:
     for what, mine, theirs in (("metric", row.metric, first.metric), ("reference", row.reference, first.reference),
                                ("level", _level(row), _level(first))):
         if mine != theirs and (what != "reference" or _reference_key(mine) != _reference_key(theirs)):
+            pick = "; --refs of one set reads its rows" if what == "reference" else ""
             raise FormatError(f"{what} {mine!r}, where line {first.line} has {theirs!r}: one metric's scores "
-                              "against one reference, at one level, are correlated", source=source, line=row.line)
+                              f"against one reference, at one level, are correlated{pick}", source=source,
+                              line=row.line)
 
 
 def _reference_key(field: str) -> str:

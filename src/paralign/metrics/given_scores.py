@@ -192,7 +192,7 @@ def check_file_name(path: str) -> None:
 
 
 def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None,
-                 pair: str | None = None) -> GivenScores | GivenSystemScores:
+                 pair: str | None = None, refs: Sequence[str] | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
     built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines or mt-metrics-eval's
     ``*.seg.score`` blocks, ``SYSNAME SCORE`` lines, each system's in the test set's order
@@ -202,7 +202,8 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     the first line that is not a header and, for ``SYSNAME SCORE`` lines, the number of lines of
     each system (:func:`paralign.corpora.wmt.scores_layout`); or either level in a WMT
     metrics-task submission file, its rows of `pair` (None: the file's one pair) on newstest2021
-    (:func:`paralign.corpora.wmt_submission.read_submission`); read from the file `path`, or from `lines`
+    (against the set `refs`, when its rows are against several:
+    :func:`paralign.corpora.wmt_submission.read_submission`); read from the file `path`, or from `lines`
     (`path` then names them, as the command line gives stdin), named `name` (default: the file's
     name without its extension; ConfigurationError for a name holding a character of
     :data:`NAME_MARKS`), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
@@ -221,7 +222,7 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     check_file_name(path)
     read = list(iter_lines(path) if lines is None else lines)
     if is_submission(read):
-        submission = read_submission(read, str(path), pair)
+        submission = read_submission(read, str(path), pair, refs=refs)
         if submission.segments:
             return _segment_metric(metric, submission.segments, str(path), submission.reference)
         return _system_metric(metric, submission.systems, str(path), submission.reference)
