@@ -1105,7 +1105,7 @@ def test_a_wmt_submission_file_gives_what_the_same_scores_give_in_paraligns_layo
     base = _read_as_the_tsv(tmp_path, root, "mine.seg.score", capsys)
     (tmp_path / "other.seg.score").write_text("".join(rows[-4:]), encoding="utf-8")
     assert main([*base, "--scores", str(tmp_path / "other.seg.score")]) == 1
-    assert "other.seg.score: no scores of de-en on newstest2021 (the file scores cs-en)" in capsys.readouterr().err
+    assert "other.seg.score: no scores of de-en on newstest2021 (the file scores cs-en on newstest2021)" in capsys.readouterr().err
 
 
 def test_a_pair_the_folder_lacks_is_a_usage_error_before_a_submission_file_is_read(tmp_path, capsys):

@@ -59,7 +59,12 @@ def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
      "f:2: segment 3 of system 'A' given twice (first on line 1)"),
     (["m de-en newstest2021 ref-A A 0.5", "m cs-en newstest2021 ref-A A 0.5"], None,
      "f:2: pair 'cs-en', the file's first is 'de-en': give the pair to read"),
-    (["m cs-en newstest2021 ref-A A 0.5"], "de-en", "f: no scores of de-en on newstest2021 (the file scores cs-en)"),
+    (["m cs-en newstest2021 ref-A A 0.5"], "de-en",
+     "f: no scores of de-en on newstest2021 (the file scores cs-en on newstest2021)"),
+    (["m de-en newstest21 ref-A A 0.5", "m cs-en newstest2021 ref-A A 0.5"], "de-en",
+     "f: no scores of de-en on newstest2021 (the file scores cs-en on newstest2021, de-en on newstest21)"),
+    (["m de-en newstest2021 news ref-A A 0.5"], "de-en", "f: no scores of de-en on newstest2021 (the file scores "
+     "de-en on newstest2021 in domain news; system scores are read from domain all)"),
 ])
 def test_a_row_that_cannot_be_used_is_an_error_naming_the_line(rows, pair, message):
     with pytest.raises(FormatError) as caught:

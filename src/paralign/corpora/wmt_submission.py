@@ -98,7 +98,7 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
     reference is what a correlation takes), a score given twice, another pair when `pair` is None;
     naming the file: no row of the pair and test set."""
     rows: list[SubmissionRow] = []
-    pairs: set[str] = set()
+    scored: set[str] = set()  # "PAIR on TESTSET" of each row; with a domain but all, "... in DOMAIN"
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -107,13 +107,14 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
         if pair is None and rows and row.pair != rows[0].pair:
             raise FormatError(f"pair {row.pair!r}, the file's first is {rows[0].pair!r}: give the pair to read",
                               source=source, line=number)
-        pairs.add(row.pair)
         domain = fields[3] if len(fields) in (7, 9) and row.segment is None else "all"
+        scored.add(f"{row.pair} on {row.testset}" + ("" if domain == "all" else f" in domain {domain}"))
         if (pair is None or row.pair == pair) and row.testset == testset and domain == "all":
             rows.append(row)
     if not rows:
+        only = "; system scores are read from domain all" if any(" in domain " in what for what in scored) else ""
         raise FormatError(f"no scores of {pair or 'any pair'} on {testset} (the file scores "
-                          f"{', '.join(sorted(pairs)) or 'nothing'})", source=source)
+                          f"{', '.join(sorted(scored)) or 'nothing'}{only})", source=source)
     kept = _of_reference(rows, refs)
     for row in kept:
         _check_alike(row, kept[0], source)
