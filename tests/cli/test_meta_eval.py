@@ -1201,3 +1201,14 @@ def test_a_submission_file_against_several_references_is_read_for_refs(tmp_path,
         assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
                      "--refs", refs, "--format", "json", "--scores", f"m={sub}"]) == 0, capsys.readouterr().err
         assert json.loads(capsys.readouterr().out)["metrics"]["m"]["scores"] == scores
+
+
+def test_mt_metrics_eval_document_scores_are_a_usage_error_naming_their_level(tmp_path, capsys):
+    """A ``*.doc.score`` was refused as segment blocks cut short ('no score for segment 2 ...');
+    now a usage error saying what it is and which files meta-eval correlates."""
+    root = _wmt(tmp_path)
+    doc = tmp_path / "mine-refA.doc.score"
+    doc.write_text("".join(f"{s} 0.5\n" for s in ("Good", "Mid", "Bad")), encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--scores", str(doc)]) == 2
+    assert (f"{doc}: mt-metrics-eval's document-level scores (*.doc.score): meta-eval correlates system scores "
+            "(*.sys.score) and segment scores (*.seg.score)") in capsys.readouterr().err

@@ -4,7 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from paralign.corpora.wmt_reference import NamedReference, field_reference, name_reference
+from paralign.corpora.wmt_reference import (
+    NamedReference,
+    field_reference,
+    name_level,
+    name_reference,
+)
 
 
 @pytest.mark.parametrize(("path", "want"), [
@@ -29,3 +34,11 @@ def test_a_reference_field_names_its_set_and_line():
     assert field_reference("newstest2021.de-en.ref.ref-B", 3) == NamedReference(("B",), "newstest2021.de-en.ref.ref-B", 3)
     assert field_reference("ref-A", 1) == NamedReference(("A",), "ref-A", 1)
     assert field_reference("src", 1) is None
+
+
+@pytest.mark.parametrize(("path", "want"), [
+    ("COMET-refA.doc.score", "doc"), ("x/COMET-refA.domain.score.gz", "domain"), ("BLEU-src.seg.score", "seg"),
+    ("COMET-22-refA.sys.score", "sys"), ("mine.doc.score", None), ("mine.tsv", None),
+])
+def test_an_mt_metrics_eval_files_name_says_its_level(path, want):
+    assert name_level(path) == want

@@ -91,3 +91,14 @@ def test_a_file_whose_name_holds_a_bar_is_refused_and_one_holding_a_colon_or_has
     parts = signature_parts(odd.signature)
     assert parts == {"scores": f"run:1#x.tsv#{odd.digest}", "system": "given"}
     assert parts["scores"].rpartition("#")[::2] == ("run:1#x.tsv", odd.digest)
+
+
+@pytest.mark.parametrize(("name", "level"), [("X-refA.doc.score", "document"), ("X-refA.domain.score", "domain")])
+def test_mt_metrics_eval_document_and_domain_scores_are_refused_by_their_level(tmp_path, name, level):
+    """mt-metrics-eval's ``*.doc.score`` (a block of document scores a system) was read as segment
+    blocks, refused as 'no score for segment 120 of system ...', and ``*.domain.score`` (DOMAIN
+    SYSNAME SCORE) as lines of 'expected 3 TAB-separated fields': words about another layout. Now
+    a ConfigurationError naming the file and its level, before it is read."""
+    path = tmp_path / name
+    with pytest.raises(ConfigurationError, match="^" + re.escape(f"{path}: mt-metrics-eval's {level}-level scores")):
+        given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])

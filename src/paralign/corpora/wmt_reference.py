@@ -12,6 +12,8 @@ as if they were against A (:func:`paralign.metrics.given_scores.check_references
   (``scores/COMET/<lp>/COMET_newstest2021_ref-B.tsv``).
 
 A file that says none (another name, stdin) or ``src`` is not checked (:func:`name_reference`).
+An mt-metrics-eval file's name says its level too (:func:`name_level`: ``doc`` and ``domain``
+scores are none that meta-eval correlates).
 
 Not for: reading the files (:mod:`.wmt_submission`, :mod:`.wmt`).
 """
@@ -26,7 +28,7 @@ from dataclasses import dataclass
 REFERENCE_FIELD = re.compile(r"(?:\S+\.)?ref-(?P<label>[A-Za-z0-9]+)|src")
 
 #: An mt-metrics-eval metric scores file's name, ``NAME-REF.LEVEL.score``.
-_MTME_NAME = re.compile(r".+-(?P<refs>[^-]+)\.(?:sys|seg|doc|domain)\.score")
+_MTME_NAME = re.compile(r".+-(?P<refs>[^-]+)\.(?P<level>sys|seg|doc|domain)\.score")
 
 #: One reference of an mt-metrics-eval REF (``refA``, ``refb``).
 _MTME_REF = re.compile(r"ref(?P<label>[A-Za-z0-9]+)")
@@ -65,7 +67,7 @@ def name_reference(path: str) -> NamedReference | None:
     (mt-metrics-eval's ``COMET-refB.seg.score``, ``BLEU-refA.refB.sys.score``, ``X-all.sys.score``;
     WMT21's ``COMET_newstest2021_ref-B.tsv``, also gzipped); None for a name that says none, or
     ``src`` (no reference used): such a file is not checked."""
-    name = re.split(r"[\\/]", path)[-1].removesuffix(".gz")
+    name = _file_name(path)
     mtme = _MTME_NAME.fullmatch(name)
     if mtme is not None:
         refs = mtme["refs"]
@@ -77,3 +79,15 @@ def name_reference(path: str) -> NamedReference | None:
         return None
     wmt21 = _WMT21_NAME.fullmatch(name.rpartition(".")[0] or name)
     return None if wmt21 is None else NamedReference((wmt21["label"],), f"ref-{wmt21['label']}")
+
+
+def name_level(path: str) -> str | None:
+    """The level an mt-metrics-eval file's name says (``sys``, ``seg``, ``doc``, ``domain``:
+    ``COMET-refA.doc.score``), None for another name."""
+    mtme = _MTME_NAME.fullmatch(_file_name(path))
+    return None if mtme is None else mtme["level"]
+
+
+def _file_name(path: str) -> str:
+    """The file's name in `path` (after its last / or \\), without ``.gz``."""
+    return re.split(r"[\\/]", path)[-1].removesuffix(".gz")

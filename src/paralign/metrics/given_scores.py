@@ -191,6 +191,23 @@ def check_file_name(path: str) -> None:
                                  "scores:FILE#HASH|...): copy or link the file under another name")
 
 
+#: mt-metrics-eval's levels meta-eval does not correlate, as its file names say them (``X-refA.doc.score``).
+_OTHER_LEVELS = {"doc": "document", "domain": "domain"}
+
+
+def _check_level_name(path: str) -> None:
+    """ConfigurationError naming `path` when its name says mt-metrics-eval's document- or
+    domain-level scores: read as segment blocks (``no score for segment 120 ...``) or lines of
+    three fields (``expected 3 TAB-separated fields``), they were refused in words about another
+    layout."""
+    from ..corpora.wmt_reference import name_level
+
+    level = name_level(path)
+    if level in _OTHER_LEVELS:
+        raise ConfigurationError(f"{path}: mt-metrics-eval's {_OTHER_LEVELS[level]}-level scores (*.{level}.score): "
+                                 "meta-eval correlates system scores (*.sys.score) and segment scores (*.seg.score)")
+
+
 def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None,
                  pair: str | None = None, refs: Sequence[str] | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
@@ -220,6 +237,7 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     if fault is not None:
         raise ConfigurationError(f"{path}: {fault}: name the metric another way")
     check_file_name(path)
+    _check_level_name(path)
     read = list(iter_lines(path) if lines is None else lines)
     if is_submission(read):
         submission = read_submission(read, str(path), pair, refs=refs)
