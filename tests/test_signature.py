@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from paralign._version import __version__
-from paralign.signature import join_signature, with_parts
+from paralign.signature import join_signature, part_fault, signature_parts, with_parts
 
 
 def test_join_puts_the_version_last_and_leaves_out_none() -> None:
@@ -15,3 +15,11 @@ def test_parts_added_later_go_before_the_version() -> None:
     assert with_parts(signature, {"bs": 1000, "seed": 12345, "none": None}) == (
         f"config:default|bs:1000|seed:12345|version:{__version__}")
     assert with_parts("config:paper", {"bs": 10}) == "config:paper|bs:10"  # no version part: at the end
+
+
+def test_a_value_holding_a_bar_cannot_be_a_part_one_holding_a_colon_can() -> None:
+    """``|`` ends a part (signature_parts would read two, the second with no key); ``:`` does not
+    (a part's key ends at its first), as ``aligner:sultan:default`` holds one."""
+    assert part_fault("run|1.tsv") == "'run|1.tsv' holds '|', which separates a signature's parts"
+    assert part_fault("sultan:default") is None
+    assert signature_parts(join_signature({"aligner": "sultan:default"}))["aligner"] == "sultan:default"

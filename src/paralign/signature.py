@@ -1,7 +1,8 @@
 """The pieces every sacrebleu-style signature (``key:value|...|version:X``) is built from.
 
 :func:`join_signature` writes the parts in order with paralign's version last (and
-:func:`signature_parts` reads them back), :func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
+:func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``),
+:func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
 :func:`setting_value` writes one setting (yes/no, %g numbers). They sit in a low layer so that
 every layer can sign its numbers: the aligners, similarity scores and ParaMetric alike.
 
@@ -29,6 +30,13 @@ def signature_parts(signature: str) -> dict[str, str]:
     """``{key: value}`` of a ``key:value|...`` signature (a value may hold ``:``, as
     ``aligner:sultan:default``)."""
     return dict(part.partition(":")[::2] for part in signature.split("|") if part)
+
+
+def part_fault(value: str) -> str | None:
+    """Why `value` cannot be a part's value (:func:`join_signature`): it holds ``|``, which ends a
+    part, so :func:`signature_parts` would read two parts, the second with no key; None when it
+    can. A ``:`` can (a part's key ends at its first ``:``, as in ``aligner:sultan:default``)."""
+    return None if "|" not in value else f"{value!r} holds '|', which separates a signature's parts"
 
 
 def short_hash(data: bytes | Iterable[bytes]) -> str:

@@ -1105,7 +1105,7 @@ def test_a_wmt_submission_file_gives_what_the_same_scores_give_in_paraligns_layo
     base = _read_as_the_tsv(tmp_path, root, "mine.seg.score", capsys)
     (tmp_path / "other.seg.score").write_text("".join(rows[-4:]), encoding="utf-8")
     assert main([*base, "--scores", str(tmp_path / "other.seg.score")]) == 1
-    assert "other.seg.score: no scores of de-en on newstest2021 (the file scores cs-en)" in capsys.readouterr().err
+    assert "other.seg.score: no scores of de-en on newstest2021 (the file scores cs-en on newstest2021)" in capsys.readouterr().err
 
 
 def test_a_pair_the_folder_lacks_is_a_usage_error_before_a_submission_file_is_read(tmp_path, capsys):
@@ -1146,3 +1146,69 @@ def test_wmt21_comet_system_scores_as_a_submission_file_are_read_as_the_tsv(data
     assert len(want["metrics"]["comet"]["scores"]) == 19
     for file in ("six.sys.score", "seven.sys.score"):
         assert results[file]["metrics"] == want["metrics"] and results[file]["signature"] == want["signature"]
+
+
+def test_scores_against_another_reference_than_refs_are_an_error_naming_the_file_line_and_both(tmp_path, capsys):
+    """A submission file's rows against ref-B (or an mt-metrics-eval file named ``X-refB.sys.score``)
+    beside --refs A (the default) were correlated as if against A, exit 0, under a signature
+    saying refs:A. Now a data error naming the file, the row and both references, before the data
+    loads; with --refs B the same file is meta-evaluated."""
+    root = _wmt(tmp_path)
+    ref = (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8")
+    (root / "txt" / "references" / "newstest2021.de-en.ref.B.en").write_text(ref, encoding="utf-8")
+    given = {"Good": 0.9, "Mid": 0.2, "Bad": 0.4}
+    sub, named = tmp_path / "mine.sys.score", tmp_path / "mine-refB.sys.score"
+    sub.write_text("".join(f"m\tde-en\tnewstest2021\tref-B\t{s}\t{v}\n" for s, v in given.items()), encoding="utf-8")
+    named.write_text("".join(f"{s} {v}\n" for s, v in given.items()), encoding="utf-8")
+    base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]
+    assert main([*base, "--scores", str(sub)]) == 1
+    err = capsys.readouterr().err
+    assert f"{sub}:1: scores against reference B (its REFERENCE field: 'ref-B'), but --refs A: the other " in err
+    assert main([*base, "--scores", str(named)]) == 1
+    assert f"{named}: scores against reference B (the file's name: 'refB'), but --refs A: " in capsys.readouterr().err
+    for path in (sub, named):
+        assert main([*base, "--refs", "B", "--format", "json", "--scores", f"m={path}"]) == 0, capsys.readouterr().err
+        assert json.loads(capsys.readouterr().out)["metrics"]["m"]["scores"] == given
+
+
+def test_a_scores_file_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys):
+    """``--scores m=run|1.tsv`` ran, exit 0, with the metric's signature ``scores:run|1.tsv#HASH|...``,
+    read back as a part ``scores:run`` and a keyless ``1.tsv#HASH``. Now a usage error naming the
+    file, before any is read (NAME= does not help: the signature names the file)."""
+    root = _wmt(tmp_path)
+    bar = tmp_path / "run|1.tsv"
+    bar.write_text("Good\t0.9\nMid\t0.2\nBad\t0.4\n", encoding="utf-8")
+    for spec in (f"m={bar}", str(bar)):
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                     "--scores", spec]) == 2
+        err = capsys.readouterr().err
+        assert f"argument --scores: {bar}: the file's name 'run|1.tsv' holds '|', which separates a signature's" in err
+        assert "copy or link the file under another name" in err
+
+
+def test_a_submission_file_against_several_references_is_read_for_refs(tmp_path, capsys):
+    """A submission file of a metric's scores against ref-A and against ref-B (the task asks for
+    each reference) was a data error at its first ref-B row whatever --refs said; now --refs A
+    meta-evaluates its ref-A rows, --refs B its ref-B rows."""
+    root = _wmt(tmp_path)
+    ref = (root / "txt" / "references" / "newstest2021.de-en.ref.A.en").read_text(encoding="utf-8")
+    (root / "txt" / "references" / "newstest2021.de-en.ref.B.en").write_text(ref, encoding="utf-8")
+    given = {"A": {"Good": 0.9, "Mid": 0.2, "Bad": 0.4}, "B": {"Good": 0.8, "Mid": 0.5, "Bad": 0.1}}
+    sub = tmp_path / "mine.sys.score"
+    sub.write_text("".join(f"m\tde-en\tnewstest2021\tref-{r}\t{s}\t{v}\n" for r, scores in given.items()
+                           for s, v in scores.items()), encoding="utf-8")
+    for refs, scores in given.items():
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                     "--refs", refs, "--format", "json", "--scores", f"m={sub}"]) == 0, capsys.readouterr().err
+        assert json.loads(capsys.readouterr().out)["metrics"]["m"]["scores"] == scores
+
+
+def test_mt_metrics_eval_document_scores_are_a_usage_error_naming_their_level(tmp_path, capsys):
+    """A ``*.doc.score`` was refused as segment blocks cut short ('no score for segment 2 ...');
+    now a usage error saying what it is and which files meta-eval correlates."""
+    root = _wmt(tmp_path)
+    doc = tmp_path / "mine-refA.doc.score"
+    doc.write_text("".join(f"{s} 0.5\n" for s in ("Good", "Mid", "Bad")), encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--scores", str(doc)]) == 2
+    assert (f"{doc}: mt-metrics-eval's document-level scores (*.doc.score): meta-eval correlates system scores "
+            "(*.sys.score) and segment scores (*.seg.score)") in capsys.readouterr().err

@@ -5,8 +5,15 @@ from __future__ import annotations
 import pytest
 
 from paralign.corpora.wmt import GivenScore
+from paralign.corpora.wmt_reference import NamedReference
 from paralign.corpora.wmt_submission import is_submission, read_submission
 from paralign.errors import FormatError
+
+
+def _read(rows: list[str], source: str, pair: str | None = None) -> tuple[dict, dict]:
+    """(system scores, segment scores) of `rows` (:func:`read_submission`)."""
+    submission = read_submission(rows, source, pair)
+    return submission.systems, submission.segments
 
 
 def _rows(*rows: str) -> list[str]:
@@ -23,21 +30,21 @@ def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
                     "m de-en newstest2021 all ref-A B 0.25")
     assert is_submission(system6) and is_submission(system7)
     want = {"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 4)}
-    assert read_submission(system6, "f", "de-en") == (want, {})
-    assert read_submission(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, {})
+    assert _read(system6, "f", "de-en") == (want, {})
+    assert _read(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, {})
     segment7 = _rows("m de-en newstest2021 src A 2 0.75", "m de-en newstest2021 src A 1 0.5")
     segment9 = _rows("m de-en newstest2021 news d1 src A 2 0.75", "m de-en newstest2021 social d9 src A 1 0.5")
     for rows in (segment7, segment9):
-        assert read_submission(rows, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
-    assert read_submission(segment7, "f") == read_submission(segment7, "f", "de-en")  # the file's one pair
+        assert _read(rows, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
+    assert _read(segment7, "f") == _read(segment7, "f", "de-en")  # the file's one pair
     assert not is_submission(["A\t0.5"]) and not is_submission(["A\t1\t0.5"]) and not is_submission(["a b c d e f"])
 
 
 @pytest.mark.parametrize(("rows", "pair", "message"), [
     (["m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 ref-A B"], "de-en",
      "f:2: expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), found 5"),
-    (["m de-en newstest2021 all news A 0.5"], "de-en", "f:1: 7 fields, and the reference (ref-A, ..., src) is not "),
-    (["m de-en newstest2021 ref-A src A 0.5"], "de-en", "f:1: 7 fields, and the reference"),
+    (["m de-en newstest2021 all news A 0.5"], "de-en", "f:1: 7 fields, and the reference (ref-A, ..., src) is neither the 4th field "),
+    (["m de-en newstest2021 ref-A src A 0.5"], "de-en", "f:1: segment 'A' is not a line number"),
     (["m de-en newstest2021 ref-A A x 0.5"], "de-en", "f:1: segment 'x' is not a line number (1, 2, ...)"),
     (["m de-en newstest2021 ref-A A inf"], "de-en", "f:1: the score of system 'A': "),
     (["m de-en newstest2021 ref-A A 0.5", "n de-en newstest2021 ref-A B 0.5"], "de-en",
@@ -52,9 +59,52 @@ def test_both_layouts_of_both_levels_are_read_as_the_scores_of_the_pair():
      "f:2: segment 3 of system 'A' given twice (first on line 1)"),
     (["m de-en newstest2021 ref-A A 0.5", "m cs-en newstest2021 ref-A A 0.5"], None,
      "f:2: pair 'cs-en', the file's first is 'de-en': give the pair to read"),
-    (["m cs-en newstest2021 ref-A A 0.5"], "de-en", "f: no scores of de-en on newstest2021 (the file scores cs-en)"),
+    (["m cs-en newstest2021 ref-A A 0.5"], "de-en",
+     "f: no scores of de-en on newstest2021 (the file scores cs-en on newstest2021)"),
+    (["m de-en newstest21 ref-A A 0.5", "m cs-en newstest2021 ref-A A 0.5"], "de-en",
+     "f: no scores of de-en on newstest2021 (the file scores cs-en on newstest2021, de-en on newstest21)"),
+    (["m de-en newstest2021 news ref-A A 0.5"], "de-en", "f: no scores of de-en on newstest2021 (the file scores "
+     "de-en on newstest2021 in domain news; system scores are read from domain all)"),
 ])
 def test_a_row_that_cannot_be_used_is_an_error_naming_the_line(rows, pair, message):
     with pytest.raises(FormatError) as caught:
-        read_submission(_rows(*rows), "f", pair)
+        _read(_rows(*rows), "f", pair)
     assert str(caught.value).startswith(message), str(caught.value)
+
+
+def test_a_reference_field_naming_the_tasks_reference_file_is_a_reference():
+    """The REFERENCE field may name the task's file of the reference (``newstest2021.de-en.ref.ref-A``):
+    before, a 7-field row holding it was refused ('the reference (ref-A, ..., src) is not the 4th
+    field alone ...'), as if it named none. Now it is ref-A, in either 7-field layout, and rows
+    writing ref-A either way are of one reference."""
+    long = "newstest2021.de-en.ref.ref-A"
+    segment7 = _rows(f"m de-en newstest2021 {long} A 2 0.75", "m de-en newstest2021 ref-A A 1 0.5")
+    assert _read(segment7, "f", "de-en") == ({}, {"A": {2: GivenScore(0.75, 1), 1: GivenScore(0.5, 2)}})
+    system7 = _rows(f"m de-en newstest2021 all {long} A 0.5")
+    assert _read(system7, "f", "de-en") == ({"A": GivenScore(0.5, 1)}, {})
+
+
+def test_a_human_reference_scored_as_a_system_is_a_segment_rows_system():
+    """The task scores human references as systems (system ``ref-B`` against reference ref-A): a
+    7-field segment row of such a system has references in its 4th and 5th fields, and was
+    refused as of neither layout. A domain is never a reference's name: the 4th field decides."""
+    rows = _rows("m de-en newstest2021 ref-A ref-B 1 0.5", "m de-en newstest2021 ref-A Good 1 0.25")
+    assert _read(rows, "f", "de-en") == ({}, {"ref-B": {1: GivenScore(0.5, 1)},
+                                                        "Good": {1: GivenScore(0.25, 2)}})
+
+
+def test_rows_against_several_references_are_read_for_the_one_refs_names():
+    """The task asks for a metric's scores against each reference: one file holds rows against
+    ref-A and against ref-B. Before, it was refused at the first row of the second ('reference
+    'ref-B', where line 1 has 'ref-A'), whatever --refs said; now `refs` of one set picks its rows
+    (without case, either spelling), as `pair` picks the pair's. Without `refs`, or with one the
+    file lacks, it is refused as before; a file against one reference is read whole."""
+    rows = _rows("m de-en newstest2021 ref-A A 0.5", "m de-en newstest2021 newstest2021.de-en.ref.ref-B A 0.75",
+                 "m de-en newstest2021 ref-A B 0.25", "m de-en newstest2021 ref-B B 1")
+    a, b = read_submission(rows, "f", "de-en", refs=["A"]), read_submission(rows, "f", "de-en", refs=["b"])
+    assert (a.systems, a.reference) == ({"A": GivenScore(0.5, 1), "B": GivenScore(0.25, 3)}, NamedReference(("A",), "ref-A", 1))
+    assert b.systems == {"A": GivenScore(0.75, 2), "B": GivenScore(1.0, 4)} and b.reference.labels == ("B",)
+    for refs in (None, ["C"], ["A", "B"]):
+        with pytest.raises(FormatError, match="^f:2: reference .*; --refs of one set reads its rows"):
+            read_submission(rows, "f", "de-en", refs=refs)
+    assert read_submission(rows[:1], "f", "de-en", refs=["B"]).reference == NamedReference(("A",), "ref-A", 1)

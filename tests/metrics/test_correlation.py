@@ -17,6 +17,7 @@ from paralign.metrics.correlation import (
     bootstrap_correlations,
     correlation,
     interval,
+    meta_evaluate,
     paired_test,
     resample_counts,
     row_correlations,
@@ -300,3 +301,14 @@ def test_meta_evaluation_refuses_an_infinite_system_score_and_says_why_a_nan_one
         result = bootstrap_correlations(stats, _ratio, human, resample_counts(4, 30), "m")
     assert result.reason == "the m score of system 'd' is undefined"
     assert all(np.isnan(result.correlations[kind].value) for kind in CORRELATIONS)
+
+
+def test_meta_evaluate_refuses_a_files_scores_against_another_reference():
+    """meta_evaluate (the system level alone, as a library user calls it) checks each given
+    metric's reference as meta_evaluate_levels does: before, scores against ref B were
+    correlated beside --refs A."""
+    from paralign.metrics.given_scores import given_scores
+
+    against_b = given_scores("m-refB.sys.score", "m", lines=["A 0.5", "B 0.25"])
+    with pytest.raises(MismatchError, match=r"^m-refB.sys.score: scores against reference B .*, but --refs A: "):
+        meta_evaluate(object(), ["A"], [against_b])

@@ -6,8 +6,13 @@ import re
 
 import pytest
 
-from paralign.errors import ConfigurationError
-from paralign.metrics.given_scores import GivenScores, GivenSystemScores, given_scores
+from paralign.errors import ConfigurationError, MismatchError
+from paralign.metrics.given_scores import (
+    GivenScores,
+    GivenSystemScores,
+    check_references,
+    given_scores,
+)
 
 
 @pytest.mark.parametrize(("name", "held"), [
@@ -58,3 +63,62 @@ def test_system_scores_at_the_segment_level_are_refused_naming_the_option_and_it
     check_levels([system], "system")
     check_levels([system], "both")
     check_levels([segment], "segment")
+
+
+def test_scores_against_another_reference_than_refs_are_an_error_naming_the_file_line_and_both(tmp_path):
+    """A file says which reference its scores are against (a submission row's REFERENCE, an
+    mt-metrics-eval or WMT21 file name); correlated beside metrics scored against --refs A, scores
+    against ref B were taken for scores against A, silently. Now a MismatchError naming the file,
+    the row (for a submission file) and both references; a file naming the same set, ``src``, or
+    none passes, and ``all`` is every set of the test set."""
+    sub = tmp_path / "mine.sys.score"
+    sub.write_text("m\tde-en\tnewstest2021\tref-B\tA\t0.5\nm\tde-en\tnewstest2021\tref-B\tB\t0.25\n", encoding="utf-8")
+    metric = given_scores(str(sub), "m", pair="de-en")
+    with pytest.raises(MismatchError) as caught:
+        check_references([metric], ["A"], ["A", "B"])
+    assert str(caught.value).startswith(f"{sub}:1: scores against reference B (its REFERENCE field: 'ref-B'), "
+                                        "but --refs A: ")
+    assert "give --refs B, or scores against A" in str(caught.value)
+    check_references([metric], ["B"], ["A", "B"])
+    named = tmp_path / "COMET-refb.seg.score"
+    named.write_text("A 0.5\nA 0.75\nB 0.25\nB 1\n", encoding="utf-8")
+    blocks = given_scores(str(named), "m")
+    with pytest.raises(MismatchError, match="^" + re.escape(f"{named}: scores against reference B (the file's name: "
+                                                            "'refb'), but --refs A,B: ")):
+        check_references([blocks], ["A", "B"], ["A", "B"])
+    check_references([blocks], ["B"], ["A", "B"])  # refb is the folder's B
+    every = tmp_path / "COMET-all.sys.score"
+    every.write_text("A 0.5\nB 0.25\n", encoding="utf-8")
+    with pytest.raises(MismatchError, match=re.escape("scores against reference A,B (the file's name: 'all')")):
+        check_references([given_scores(str(every), "m")], ["A"], ["A", "B"])
+    check_references([given_scores(str(every), "m")], ["B", "A"], ["A", "B"])
+    for path in ("COMET-QE-src.seg.score", "mine.tsv"):  # no reference used, or none named
+        check_references([given_scores(str(tmp_path / path), "m", lines=["A 0.5", "B 0.25"])], ["A"], ["A", "B"])
+
+
+def test_a_file_whose_name_holds_a_bar_is_refused_and_one_holding_a_colon_or_hash_reads_back(tmp_path):
+    """A metric's own signature names its file, ``scores:FILE#HASH|system:mean``: a file named
+    ``run|1.tsv`` signed ``scores:run|1.tsv#...``, read back (signature_parts) as a part ``scores:run``
+    and a keyless ``1.tsv#...``. Now a ConfigurationError naming the file, as a name holding ``|`` is
+    refused; ``:`` and ``#`` read back (a part's key ends at its first ``:``, as every signature's
+    values may hold one; the hash starts after the last ``#``), so such a file is signed as named."""
+    from paralign.signature import signature_parts
+
+    bar = tmp_path / "run|1.tsv"
+    with pytest.raises(ConfigurationError, match="^" + re.escape(f"{bar}: the file's name 'run|1.tsv' holds '|', ")):
+        given_scores(str(bar), "m", lines=["A 0.5", "B 0.25"])
+    odd = given_scores(str(tmp_path / "run:1#x.tsv"), "m", lines=["A 0.5", "B 0.25"])
+    parts = signature_parts(odd.signature)
+    assert parts == {"scores": f"run:1#x.tsv#{odd.digest}", "system": "given"}
+    assert parts["scores"].rpartition("#")[::2] == ("run:1#x.tsv", odd.digest)
+
+
+@pytest.mark.parametrize(("name", "level"), [("X-refA.doc.score", "document"), ("X-refA.domain.score", "domain")])
+def test_mt_metrics_eval_document_and_domain_scores_are_refused_by_their_level(tmp_path, name, level):
+    """mt-metrics-eval's ``*.doc.score`` (a block of document scores a system) was read as segment
+    blocks, refused as 'no score for segment 120 of system ...', and ``*.domain.score`` (DOMAIN
+    SYSNAME SCORE) as lines of 'expected 3 TAB-separated fields': words about another layout. Now
+    a ConfigurationError naming the file and its level, before it is read."""
+    path = tmp_path / name
+    with pytest.raises(ConfigurationError, match="^" + re.escape(f"{path}: mt-metrics-eval's {level}-level scores")):
+        given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])

@@ -122,6 +122,11 @@ def test_bad_inputs():
         segment_correlation(judged, {s: np.zeros(3) for s in OUTPUTS}, resample_counts(4, 5))
     with pytest.raises(ConfigurationError, match="level"):
         meta_evaluate_levels(object(), ["A"], [], level="document")
+    from paralign.metrics.given_scores import given_scores
+
+    against_b = given_scores("m-refB.sys.score", "m", lines=["A 0.5", "B 0.25"])  # the library checks it too
+    with pytest.raises(MismatchError, match=r"^m-refB.sys.score: scores against reference B .*, but --refs A: "):
+        meta_evaluate_levels(object(), ["A"], [against_b])
 
 
 def test_a_segment_judged_twice_for_one_system_is_refused():

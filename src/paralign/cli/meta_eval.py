@@ -78,7 +78,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--wmt", default=None, type=wmt_folder,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
     parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
-    parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (default: A)")
+    parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (the metrics task's ref-A, ref-B; default: A)")
     parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp",
                         help="comma list: paraeval (the config's headline score, with its P, R "
                              "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
@@ -87,7 +87,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
                              "(default: the file's name without its extension, also for a FILE "
-                             "whose path holds =; none of | : + # =, the signature's separators): "
+                             "whose path holds =; none of | : + # =, the signature's separators, nor | "
+                             "in the file's name): "
                              "segment scores, "
                              "system<TAB>segment<TAB>score lines (segment: the 1-based line of the "
                              "system's output; every line of every system correlated), its system "
@@ -98,7 +99,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "system, one a segment in the test set's order (*.seg.score), segment "
                              "scores as above; or a WMT metrics-task submission file (METRIC LP "
                              "TESTSET [DOMAIN [DOCUMENT]] REF SYSTEM [SEGMENT] SCORE, TAB-separated): "
-                             "its rows of --pair on newstest2021; repeatable")
+                             "its rows of --pair on newstest2021 (against --refs, when they are against "
+                             "several references). A file whose rows (REFERENCE ref-B) "
+                             "or name (X-refB.seg.score, X_ref-B.tsv) say its scores are against another "
+                             "reference than --refs is an error; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar="NAME",
                         help="ParaEval config: default (graded lexical), contextual (plus "
@@ -203,9 +207,11 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     spec that names an existing file whole: ``runs/lr=3/x.tsv`` is that file, not ``3/x.tsv``
     named ``runs/lr``); ConfigurationError (a usage error, before the data loads) for a name that is a built-in
     metric's or given twice (its rows would be taken for that metric's), or that holds a
-    separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise)."""
+    separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise), and for a
+    file whose name holds ``|``, which its metric's signature could not name
+    (:func:`paralign.metrics.given_scores.check_file_name`)."""
     from ..metrics.correlation import known_metrics
-    from ..metrics.given_scores import name_fault
+    from ..metrics.given_scores import check_file_name, name_fault
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -213,6 +219,10 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
         if not sep or not name.strip() or Path(spec).is_file():
             path, name = spec, Path(spec).stem
         name = name.strip()
+        try:  # first: NAME=FILE would not help
+            check_file_name(path)
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"argument --scores: {exc}") from None
         fault = name_fault(name)
         if fault is not None:
             raise ConfigurationError(f"argument --scores: {fault}: name the file's metric another way (NAME=FILE)")
@@ -224,22 +234,23 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     return out
 
 
-def _given_scores(path: str, name: str, pair: str) -> GivenScores | GivenSystemScores:
+def _given_scores(path: str, name: str, pair: str, refs: list[str]) -> GivenScores | GivenSystemScores:
     """A --scores file's metric, read as every input is (stdin, a FIFO, gzip, a BOM): segment
-    scores or system scores, as its lines are laid out (a WMT submission file's rows of `pair`)."""
+    scores or system scores, as its lines are laid out (a WMT submission file's rows of `pair`,
+    against `refs` when they are against several references)."""
     from ..metrics.given_scores import given_scores
     from ..textio import without_bom
 
     with open_in(path) as handle:
         lines = [line.rstrip("\n").rstrip("\r") for line in without_bom(handle)]
-    return given_scores(input_name(path), name, lines=lines, pair=pair)
+    return given_scores(input_name(path), name, lines=lines, pair=pair, refs=refs)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
-    from ..metrics.given_scores import check_levels
+    from ..metrics.given_scores import check_levels, check_references
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
@@ -251,8 +262,9 @@ def run(args: argparse.Namespace) -> int:
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     refs = reference_sets(args.refs)
     check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
-    own = [_given_scores(path, name, args.pair) for name, path in files]
+    own = [_given_scores(path, name, args.pair, refs) for name, path in files]
     check_levels(own, args.level, "--level")  # system scores at --level segment: a usage error before the data loads
+    check_references(own, refs, list(reference_files(args.wmt, args.pair)))  # scores against ref B, --refs A
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)

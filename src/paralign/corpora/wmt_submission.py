@@ -12,24 +12,24 @@ reference. The task's page (github.com/WMT-Metrics-task/WMT-Metrics-task.github.
   SEGMENT-SCORE`` (9).
 
 SEGMENT-NUMBER is "the line number starting from 1 of the plain text input files"; REFERENCE is
-``ref-A`` ... ``ref-D``, or ``src`` for a metric without reference. Seven fields are either
-layout: the field that is a reference (the 4th: a segment row without domain; the 5th: a system
-row with one) tells them apart, and a row where neither or both are is an error naming its line.
+``ref-A`` ... ``ref-D``, or the name of the task's reference file it names
+(``newstest2021.de-en.ref.ref-A``), or ``src`` for a metric without reference
+(:func:`.wmt_reference.reference_label`). Seven fields are either layout: a reference in the
+4th field makes a segment row without domain (a domain is never a reference's name, and the 5th,
+the system, may be one: the task scores a human reference, ``ref-B``, as a system), else one in
+the 5th a system row with a domain; a row with neither is an error naming its line.
 
 Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.wmt`: :func:`.wmt.scores_layout`).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import FormatError
 from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
-
-#: A REFERENCE field of a submission row ("ref-A or ref-B or ref-C or ref-D ..., and src").
-_REFERENCE = re.compile(r"ref-[A-Za-z0-9]+|src")
+from .wmt_reference import REFERENCE_FIELD, NamedReference, field_reference, reference_label
 
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
 SUBMISSION_WIDTHS = (6, 7, 9)
@@ -62,10 +62,10 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
     if len(fields) not in SUBMISSION_WIDTHS:
         raise FormatError(f"expected 6, 7 or 9 TAB-separated fields (a WMT metrics-task submission row), "
                           f"found {len(fields)}", source=source, line=number)
-    segment_row = len(fields) == 9 or (len(fields) == 7 and bool(_REFERENCE.fullmatch(fields[3])))
-    if len(fields) == 7 and segment_row == bool(_REFERENCE.fullmatch(fields[4])):
-        raise FormatError("7 fields, and the reference (ref-A, ..., src) is not the 4th field alone (a segment "
-                          "row without domain) nor the 5th alone (a system row with one)", source=source, line=number)
+    segment_row = len(fields) == 9 or (len(fields) == 7 and bool(REFERENCE_FIELD.fullmatch(fields[3])))
+    if len(fields) == 7 and not segment_row and not REFERENCE_FIELD.fullmatch(fields[4]):
+        raise FormatError("7 fields, and the reference (ref-A, ..., src) is neither the 4th field (a segment row "
+                          "without domain) nor the 5th (a system row with one)", source=source, line=number)
     system, score = fields[-3 if segment_row else -2], fields[-1]
     reference = fields[-4 if segment_row else -3]
     segment = line_number(fields[-2], source, number) if segment_row else None
@@ -73,45 +73,79 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
     return SubmissionRow(fields[0], fields[1], fields[2], reference, system, segment, value, number)
 
 
+@dataclass(frozen=True, slots=True)
+class Submission:
+    """The scores of one pair on one test set in a submission file: `systems` (system ->
+    :class:`GivenScore`, as :func:`.wmt.read_system_scores` gives) or `segments` (system -> segment
+    -> :class:`GivenScore`, as :func:`.wmt.read_metric_scores` gives), the other level empty, and
+    the reference the rows name (the first row's; None for ``src``: no reference)."""
+
+    systems: dict[str, GivenScore]
+    segments: dict[str, dict[int, GivenScore]]
+    reference: NamedReference | None
+
+
 def read_submission(lines: Iterable[str], source: str, pair: str | None = None, testset: str = PREFIX,
-                    ) -> tuple[dict[str, GivenScore], dict[str, dict[int, GivenScore]]]:
-    """The scores of `pair` (None: the file's one pair) on `testset` in a submission file, as
-    (system scores, segment scores), the one of the other level empty: system ->
-    :class:`GivenScore` as :func:`.wmt.read_system_scores` gives, system -> segment ->
-    :class:`GivenScore` as :func:`.wmt.read_metric_scores` gives.
+                    refs: Sequence[str] | None = None) -> Submission:
+    """The scores of `pair` (None: the file's one pair) on `testset` in a submission file
+    (:class:`Submission`), against the reference set `refs` names when the file's rows are against
+    several (one file of a metric's scores against ref-A and against ref-B, as the task asks for
+    each reference: ``--refs``); a file against one reference is read whole, whichever it is
+    (:func:`paralign.metrics.given_scores.check_references` says when it is not `refs`).
     Rows of other pairs and test sets are left out, and at system level those of a domain but
     ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
-    metric, reference or level than the first (one metric as scored against one reference is
-    what a correlation takes), a score given twice, another pair when `pair` is None; naming the
-    file: no row of the pair and test set."""
-    kept: list[SubmissionRow] = []
-    pairs: set[str] = set()
+    metric, reference (of those kept) or level than the first (one metric as scored against one
+    reference is what a correlation takes), a score given twice, another pair when `pair` is None;
+    naming the file: no row of the pair and test set."""
+    rows: list[SubmissionRow] = []
+    scored: set[str] = set()  # "PAIR on TESTSET" of each row; with a domain but all, "... in DOMAIN"
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [field.strip() for field in line.split("\t")]
         row = _row(fields, source, number)
-        if pair is None and kept and row.pair != kept[0].pair:
-            raise FormatError(f"pair {row.pair!r}, the file's first is {kept[0].pair!r}: give the pair to read",
+        if pair is None and rows and row.pair != rows[0].pair:
+            raise FormatError(f"pair {row.pair!r}, the file's first is {rows[0].pair!r}: give the pair to read",
                               source=source, line=number)
-        pairs.add(row.pair)
         domain = fields[3] if len(fields) in (7, 9) and row.segment is None else "all"
+        scored.add(f"{row.pair} on {row.testset}" + ("" if domain == "all" else f" in domain {domain}"))
         if (pair is None or row.pair == pair) and row.testset == testset and domain == "all":
-            _check_alike(row, kept[0] if kept else row, source)
-            kept.append(row)
-    if not kept:
+            rows.append(row)
+    if not rows:
+        only = "; system scores are read from domain all" if any(" in domain " in what for what in scored) else ""
         raise FormatError(f"no scores of {pair or 'any pair'} on {testset} (the file scores "
-                          f"{', '.join(sorted(pairs)) or 'nothing'})", source=source)
-    return _scores(kept, source)
+                          f"{', '.join(sorted(scored)) or 'nothing'}{only})", source=source)
+    kept = _of_reference(rows, refs)
+    for row in kept:
+        _check_alike(row, kept[0], source)
+    return Submission(*_scores(kept, source), field_reference(kept[0].reference, kept[0].line))
+
+
+def _of_reference(rows: list[SubmissionRow], refs: Sequence[str] | None) -> list[SubmissionRow]:
+    """`rows`, or when they are against several references and `refs` is one of them (one set,
+    named without case, as ``--refs B``), those against it."""
+    if refs is None or len(refs) != 1 or len({_reference_key(row.reference) for row in rows}) < 2:
+        return rows
+    wanted = [row for row in rows if (reference_label(row.reference) or "").casefold() == refs[0].casefold()]
+    return wanted or rows
 
 
 def _check_alike(row: SubmissionRow, first: SubmissionRow, source: str) -> None:
     """FormatError naming `row`'s line when it is of another metric, reference or level than `first`."""
     for what, mine, theirs in (("metric", row.metric, first.metric), ("reference", row.reference, first.reference),
                                ("level", _level(row), _level(first))):
-        if mine != theirs:
+        if mine != theirs and (what != "reference" or _reference_key(mine) != _reference_key(theirs)):
+            pick = "; --refs of one set reads its rows" if what == "reference" else ""
             raise FormatError(f"{what} {mine!r}, where line {first.line} has {theirs!r}: one metric's scores "
-                              "against one reference, at one level, are correlated", source=source, line=row.line)
+                              f"against one reference, at one level, are correlated{pick}", source=source,
+                              line=row.line)
+
+
+def _reference_key(field: str) -> str:
+    """What two REFERENCE fields are compared by: the set named (``ref-A`` and
+    ``newstest2021.de-en.ref.ref-A`` alike), else the field as written (``src``)."""
+    label = reference_label(field)
+    return field if label is None else f"ref-{label}"
 
 
 def _level(row: SubmissionRow) -> str:

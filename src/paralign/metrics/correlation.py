@@ -28,7 +28,13 @@ from ..errors import (
     shown_value,
 )
 from . import DEFAULT_SEED
-from .given_scores import NOTHING_TO_RESAMPLE, GivenScores, GivenSystemScores, given_digests
+from .given_scores import (
+    NOTHING_TO_RESAMPLE,
+    GivenScores,
+    GivenSystemScores,
+    check_references,
+    given_digests,
+)
 from .significance import (
     Interval,
     check_bootstrap,
@@ -481,11 +487,14 @@ def meta_evaluate(
     `statistics`); all metrics use the same bootstrap resamples (:func:`resample_counts`, or
     given as `counts`), and each metric is
     paired-tested against the metrics named in `against` that are present. Systems the loader
-    left out (`data.unscored`, `data.missing`, `data.skipped`) are listed in the result.
+    left out (`data.unscored`, `data.missing`, `data.skipped`) are listed in the result. A
+    metric whose file's scores are against other references than `refs` is a MismatchError
+    (:func:`.given_scores.check_references`).
     """
     from ..corpora.wmt import WMTPair
     from .meta_signature import meta_signature
 
+    check_references(metrics, refs)
     if not isinstance(data, WMTPair):
         raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
     if statistics is None:

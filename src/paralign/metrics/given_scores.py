@@ -10,11 +10,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from ..errors import ConfigurationError, MismatchError, counted
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..corpora.wmt_reference import NamedReference
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,6 +33,9 @@ class GivenScores:
     #: the first 8 hex digits of SHA-256 over the sorted rows: the same scores however the file
     #: is written (order, CRLF, a header), other scores apart
     digest: str
+    #: the reference the file says its scores are against (None: it says none, or ``src``):
+    #: :func:`paralign.corpora.wmt_reference.name_reference`, checked by :func:`check_references`
+    reference: NamedReference | None = None
 
     @property
     def signature(self) -> str:
@@ -96,6 +102,7 @@ class GivenSystemScores:
     scores: Mapping[str, Any]  #: system -> `wmt.GivenScore`
     source: str  #: the file, as errors name it
     digest: str  #: as :attr:`GivenScores.digest`, over the sorted ``system<TAB>score`` rows
+    reference: NamedReference | None = None  #: as :attr:`GivenScores.reference`
 
     @property
     def signature(self) -> str:
@@ -124,6 +131,35 @@ def check_levels(metrics: Sequence, level: str, option: str = "level") -> None:
                                  f"give {option} system or {option} both")
 
 
+def check_references(metrics: Sequence, refs: Sequence[str], available: Sequence[str] | None = None) -> None:
+    """MismatchError naming the file, and the line of a submission file, of the first metric of
+    `metrics` whose scores a file gives against other reference sets than `refs` (the sets the
+    other metrics are scored against, ``--refs``): its scores against ref B, correlated beside
+    metrics scored against ref A, were taken for scores against A, under a signature saying
+    ``refs:A``. The file says its reference in its rows or name
+    (:mod:`paralign.corpora.wmt_reference`; labels compared without case: mt-metrics-eval's
+    ``refb`` is ref B); one that says none, or ``src``, is not checked, and neither is
+    mt-metrics-eval's ``all`` (every set) when `available` (the sets the test set has) is None."""
+    ours = {label.casefold() for label in refs}
+    for metric in metrics:
+        named = getattr(metric, "reference", None)
+        if not isinstance(metric, GivenScores | GivenSystemScores) or named is None:
+            continue
+        if named.labels is None and available is None:
+            continue  # "all", and which sets the test set has is not known
+        sets = list(available or ())
+        theirs = [next((have for have in sets if have.casefold() == label.casefold()), label)
+                  for label in (sets if named.labels is None else named.labels)]  # as the folder spells them
+        if {label.casefold() for label in theirs} == ours:
+            continue
+        where = "the file's name" if named.line is None else "its REFERENCE field"
+        mine, asked = ",".join(theirs), ",".join(refs)
+        raise MismatchError(
+            f"scores against reference {mine} ({where}: {named.shown!r}), but --refs {asked}: the other metrics "
+            f"are scored against {asked}, and these would be correlated as if they were too; give --refs {mine}, "
+            f"or scores against {asked}", source=metric.source, line=named.line)
+
+
 #: The characters a given metric's name may not hold, each a separator of the meta-evaluation's
 #: signature (:func:`.meta_signature.meta_signature`: ``|`` between parts, ``:`` after a part's
 #: key, ``+`` between the ``scores`` part's metrics, ``#`` before a metric's hash) or of
@@ -141,8 +177,41 @@ def name_fault(name: str) -> str | None:
             f"signature separates its parts with ({' '.join(NAME_MARKS)})")
 
 
+def check_file_name(path: str) -> None:
+    """ConfigurationError naming `path` when its file's name cannot be written in the metric's own
+    signature (``scores:FILE#HASH|system:mean``): one holding ``|`` read back as two parts
+    (:func:`paralign.signature.part_fault`), the second with no key. A ``:`` or ``#`` reads back
+    (a part's key ends at its first ``:``, the hash starts after the last ``#``), as every
+    signature's values may hold ``:``."""
+    from pathlib import Path
+
+    from ..signature import part_fault
+
+    fault = part_fault(Path(path).name)
+    if fault is not None:
+        raise ConfigurationError(f"{path}: the file's name {fault} (its metric's signature names it: "
+                                 "scores:FILE#HASH|...): copy or link the file under another name")
+
+
+#: mt-metrics-eval's levels meta-eval does not correlate, as its file names say them (``X-refA.doc.score``).
+_OTHER_LEVELS = {"doc": "document", "domain": "domain"}
+
+
+def _check_level_name(path: str) -> None:
+    """ConfigurationError naming `path` when its name says mt-metrics-eval's document- or
+    domain-level scores: read as segment blocks (``no score for segment 120 ...``) or lines of
+    three fields (``expected 3 TAB-separated fields``), they were refused in words about another
+    layout."""
+    from ..corpora.wmt_reference import name_level
+
+    level = name_level(path)
+    if level in _OTHER_LEVELS:
+        raise ConfigurationError(f"{path}: mt-metrics-eval's {_OTHER_LEVELS[level]}-level scores (*.{level}.score): "
+                                 "meta-eval correlates system scores (*.sys.score) and segment scores (*.seg.score)")
+
+
 def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | None = None,
-                 pair: str | None = None) -> GivenScores | GivenSystemScores:
+                 pair: str | None = None, refs: Sequence[str] | None = None) -> GivenScores | GivenSystemScores:
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
     built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines or mt-metrics-eval's
     ``*.seg.score`` blocks, ``SYSNAME SCORE`` lines, each system's in the test set's order
@@ -152,7 +221,8 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     the first line that is not a header and, for ``SYSNAME SCORE`` lines, the number of lines of
     each system (:func:`paralign.corpora.wmt.scores_layout`); or either level in a WMT
     metrics-task submission file, its rows of `pair` (None: the file's one pair) on newstest2021
-    (:func:`paralign.corpora.wmt_submission.read_submission`); read from the file `path`, or from `lines`
+    (against the set `refs`, when its rows are against several:
+    :func:`paralign.corpora.wmt_submission.read_submission`); read from the file `path`, or from `lines`
     (`path` then names them, as the command line gives stdin), named `name` (default: the file's
     name without its extension; ConfigurationError for a name holding a character of
     :data:`NAME_MARKS`), signed ``scores:FILE#HASH|system:mean`` (``system:given`` for
@@ -161,38 +231,44 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     from pathlib import Path
 
     from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
+    from ..corpora.wmt_reference import name_reference
     from ..corpora.wmt_submission import is_submission, read_submission
 
     metric = name or Path(path).stem
     fault = name_fault(metric)
     if fault is not None:
         raise ConfigurationError(f"{path}: {fault}: name the metric another way")
+    check_file_name(path)
+    _check_level_name(path)
     read = list(iter_lines(path) if lines is None else lines)
     if is_submission(read):
-        systems, segments = read_submission(read, str(path), pair)
-        if segments:
-            return _segment_metric(metric, segments, str(path))
-        return _system_metric(metric, systems, str(path))
+        submission = read_submission(read, str(path), pair, refs=refs)
+        if submission.segments:
+            return _segment_metric(metric, submission.segments, str(path), submission.reference)
+        return _system_metric(metric, submission.systems, str(path), submission.reference)
+    reference = name_reference(str(path))
     if scores_layout(read) == "system":
-        return _system_metric(metric, read_system_scores(read, str(path)), str(path))
-    return _segment_metric(metric, read_segment_scores(read, str(path)), str(path))
+        return _system_metric(metric, read_system_scores(read, str(path)), str(path), reference)
+    return _segment_metric(metric, read_segment_scores(read, str(path)), str(path), reference)
 
 
-def _system_metric(metric: str, systems: Mapping[str, Any], source: str) -> GivenSystemScores:
+def _system_metric(metric: str, systems: Mapping[str, Any], source: str,
+                   reference: NamedReference | None) -> GivenSystemScores:
     """:class:`GivenSystemScores` of `systems` (system -> `wmt.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
     rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
-    return GivenSystemScores(metric, systems, source, short_hash("".join(rows).encode("utf-8")))
+    return GivenSystemScores(metric, systems, source, short_hash("".join(rows).encode("utf-8")), reference)
 
 
-def _segment_metric(metric: str, scores: Mapping[str, Mapping[int, Any]], source: str) -> GivenScores:
+def _segment_metric(metric: str, scores: Mapping[str, Mapping[int, Any]], source: str,
+                    reference: NamedReference | None) -> GivenScores:
     """:class:`GivenScores` of `scores` (system -> segment -> `wmt.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
     rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
                   for k, given in by_line.items())
-    return GivenScores(metric, scores, source, short_hash("".join(rows).encode("utf-8")))
+    return GivenScores(metric, scores, source, short_hash("".join(rows).encode("utf-8")), reference)
 
 
 def given_digests(metrics: Sequence) -> dict[str, str]:

@@ -48,7 +48,7 @@ from .correlation import (
     resample_counts,
     signatures_of,
 )
-from .given_scores import GivenSystemScores, check_levels
+from .given_scores import GivenSystemScores, check_levels, check_references
 from .significance import MIN_CORRELATED, too_few_to_correlate
 
 #: Raw DA points by which two outputs must differ to form a DARR pair (WMT17-21).
@@ -340,6 +340,7 @@ def meta_evaluate_levels(
     if level not in LEVELS:
         raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     check_levels(metrics, level)
+    check_references(metrics, refs)  # a file's scores against another reference ("all": in the command)
     if not isinstance(data, WMTPair):  # as metric_statistics refuses it, with its words
         raise ConfigurationError("meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
     statistics = metric_statistics(data, refs, metrics, progress)
