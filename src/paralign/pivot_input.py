@@ -53,7 +53,7 @@ from .errors import (
 )
 from .tables import atomic_path
 from .textio import is_gzip_file, sha256_file
-from .tokenizers import CORPUS_TOKENIZERS
+from .tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 
 _T = TypeVar("_T")
 
@@ -83,7 +83,7 @@ class PivotOptions:
     min_count: int = 1  # drop rows supported by fewer phrase-pair occurrences (output stage only)
     chunk_size: int = 5000
     lowercase: bool = True
-    tokenizer: str = "regex"
+    tokenizer: str = DEFAULT_CORPUS_TOKENIZER
     foreign_tokenizer: str | None = None  # None: same as `tokenizer`
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_length_ratio: float | None = None  # skip pairs whose token-length ratio exceeds this
@@ -217,7 +217,7 @@ def other_tokens_warning(record: dict[str, Any], tokenizer: str) -> str | None:
         return None
     return (f"{record.get('file')}: in {unlinked} of {linked} linked lines no link reaches the last token of "
             f"either sentence as --tokenizer {tokenizer} splits them: were the links written for other tokens? "
-            "(word-align writes them for its own --tokenizer, whitespace by default)")
+            "(word-align writes them for its --tokenizer and --target-tokenizer, regex by default as here)")
 
 
 def ratio_ok(a: int, b: int, ratio: float | None) -> bool:

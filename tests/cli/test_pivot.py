@@ -277,7 +277,7 @@ def test_paraphrase_table_alignment_of_the_pairs_it_forms(tmp_path, monkeypatch,
     base = ["paraphrase-table", "--groups", str(groups), "--threshold", "0", "--max-length", "2"]
     assert main(base + ["-o", str(tmp_path / "a.tsv"), "--work-dir", str(tmp_path / "w"), "--keep-work"]) == 0
     links = tmp_path / "pairs.align"
-    assert main(["word-align", "--source", str(tmp_path / "w" / "mono" / "en.tok"),
+    assert main(["word-align", "--tokenizer", "whitespace", "--source", str(tmp_path / "w" / "mono" / "en.tok"),
                  "--target", str(tmp_path / "w" / "mono" / "f.tok"), "-o", str(links)]) == 0
     capsys.readouterr()
     assert main(base + ["-o", str(tmp_path / "b.tsv"), "--alignment", str(links), "--format", "json"]) == 0
@@ -677,9 +677,9 @@ def test_eflomal_options_where_no_eflomal_runs_are_a_usage_error(hand, tmp_path,
 
 
 def test_an_alignment_of_other_tokens_is_warned_about(tmp_path, capsys):
-    """word-align tokenises by white space by default and pivot by regex: links written by the
-    one and given to the other index other tokens, yet fit, and the table was built from them
-    without a word. When fewer than half of the linked lines link the last token of either
+    """Links written for white-space tokens (word-align's default once, `--tokenizer whitespace`
+    now) and given to pivot, which splits by regex, index other tokens, yet fit, and the table
+    was built from them without a word. When fewer than half of the linked lines link the last token of either
     sentence (99.75% of eflomal's Multi30k lines do, 5% when the tokenizers differ), the command
     warns, naming the file and the tokenizers."""
     en = [f"The dog's ball {k} isn't red." for k in range(30)]
@@ -825,3 +825,31 @@ def test_a_paraphrase_table_names_its_groups_file(tmp_path, monkeypatch, capsys)
     assert main([*base, "--groups", "-", "-o", str(tmp_path / "b.tsv")]) == 0
     assert json.loads(capsys.readouterr().out)["corpora"][0]["file"] == "<stdin>"
     assert read_metadata(tmp_path / "b.tsv")["corpora"][0]["file"] == "<stdin>"
+
+
+def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp_path, capsys):
+    """The round trip of --help with no option typed: `word-align` with its defaults, its links
+    given to `pivot --alignment` with its defaults. word-align split by white space by default
+    and pivot by regex, so on raw text ("dog's", "isn't", "red,") every link named other words
+    than pivot read: the table held "'s door" -> "door" and the like, with only a heuristic
+    warning. Now both split with regex by default: word-align's tokens are those pivot writes
+    in its work folder, and nothing is warned. Real eflomal, 60 lines."""
+    rng = random.Random(7)
+    en, de = [], []
+    for _ in range(60):
+        n, a = rng.choice(NOUNS), rng.choice(ADJS)
+        en.append(f"The {n[0]}'s door isn't {a[0]}, my friend.")
+        de.append(f"Die Tür des {n[1].capitalize()}s ist nicht {a[1]}, mein Freund.")
+    paths = {"en": tmp_path / "c.en", "de": tmp_path / "c.de"}
+    for name, lines in (("en", en), ("de", de)):
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    links, tokens = tmp_path / "links.txt", tmp_path / "wa"
+    assert main(["word-align", "--source", str(paths["en"]), "--target", str(paths["de"]), "-o", str(links),
+                 "--tokens-output", str(tokens)]) == 0
+    assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
+    assert "warning" not in capsys.readouterr().err
+    # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself)
+    assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work", "--keep-case") == 0
+    for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
+        assert (tmp_path / f"wa{suffix}").read_text().splitlines() == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
+    assert "The car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()

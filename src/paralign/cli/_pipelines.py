@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError, ParalignError
+from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._common import (
     STDOUT_NAME,
     add_format,
@@ -75,7 +76,6 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions); `pivot`
     False: paraphrase-table's help, where the pivot-only option is said to have no effect."""
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
-    from ..tokenizers import CORPUS_TOKENIZERS
 
     parser.add_argument("--output", "-o", required=True, type=output_path,
                         help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
@@ -107,7 +107,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
                       help="lower-case tokens (default)")
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
-    parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="regex",
+    parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
                         help="skip lines longer than N tokens, N >= 1 (default %(default)s)" + (
@@ -258,7 +258,7 @@ def render_alignment(alignment: dict) -> str:
     return f"alignment computed by {alignment.get('aligner')}{note}"
 
 
-def warn_skips(result: dict, tokenizer: str = "regex") -> None:
+def warn_skips(result: dict, tokenizer: str = DEFAULT_CORPUS_TOKENIZER) -> None:
     """Warn about what reading skipped (each bad pair of a JSON groups file as `lattice stats`
     warns of it), and about a given alignment that seems to index other tokens than
     `tokenizer` gives (:func:`paralign.pivot_input.other_tokens_warning`)."""

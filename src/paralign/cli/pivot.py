@@ -66,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
     from ..corpora.parallel import DEFAULT_MAX_TOKENS
-    from ..tokenizers import CORPUS_TOKENIZERS
+    from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 
     align = subparsers.add_parser(
         "word-align",
@@ -74,9 +74,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
         "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
         f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED
-        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer and --target-tokenizer "
-        "set as pivot --tokenizer and pivot --foreign-tokenizer are, regex by default there) "
-        "to build a table reproducibly.",
+        + " Keep the output and give it to `pivot --alignment` to build a table reproducibly: its links "
+        "index the tokens that --tokenizer and --target-tokenizer give, so give them as pivot gets --tokenizer "
+        "and --foreign-tokenizer (the defaults split as pivot's defaults do: regex).",
     )
     align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
     align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
@@ -85,8 +85,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        "the links as 'alignments', one Pharaoh string a line)")
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and",
                        help="how eflomal's two directions are joined (default: %(default)s)")
-    align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
-                       help="whitespace (default: input already tokenised), regex or moses")
+    align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
+                       help="regex (raw text; the default, as pivot's and paraphrase-table's), whitespace "
+                       "(input already tokenised) or moses (tokenised, XML-escaped)")
     align.add_argument("--target-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
                        help="tokenizer of the target side (default: --tokenizer), as pivot --foreign-tokenizer splits "
                        "the foreign side")
