@@ -846,6 +846,7 @@ def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp
     links, tokens = tmp_path / "links.txt", tmp_path / "wa"
     assert main(["word-align", "--source", str(paths["en"]), "--target", str(paths["de"]), "-o", str(links),
                  "--tokens-output", str(tokens)]) == 0
+    assert f"-> {links} (links index regex tokens)" in capsys.readouterr().out
     assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
     assert "warning" not in capsys.readouterr().err
     # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself)
@@ -853,3 +854,22 @@ def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp
     for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
         assert (tmp_path / f"wa{suffix}").read_text().splitlines() == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
     assert "The car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()
+
+
+def test_word_align_reports_the_tokens_its_links_index(hand, tmp_path, monkeypatch, capsys):
+    """A Pharaoh file cannot say which tokens its numbers index, and word-align's report did not
+    either ("aligned 4 of 4 line pairs -> FILE"): nothing kept told which --tokenizer and
+    --foreign-tokenizer pivot must be given for the links. The text report names them, the
+    JSON report holds them ("tokenizer", "target_tokenizer")."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    links = tmp_path / "wa.align"
+    base = ["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "-o", str(links)]
+    assert main([*base, "--tokenizer", "moses"]) == 0
+    assert capsys.readouterr().out == f"aligned 3 of 4 line pairs -> {links} (links index moses tokens)\n"
+    assert main([*base, "--target-tokenizer", "whitespace", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["tokenizer"], report["target_tokenizer"]) == ("regex", "whitespace")
+    assert main([*base[:-2], "--format", "json"]) == 0  # the links on stdout, in the report
+    assert json.loads(capsys.readouterr().out)["target_tokenizer"] == "regex"
+    assert main([*base, "--target-tokenizer", "whitespace"]) == 0
+    assert capsys.readouterr().out.endswith("(links index regex/whitespace tokens)\n")

@@ -205,6 +205,9 @@ def word_align_files(
     `foreign_tokenizer` does; both default to the pipeline's own default, so that the links
     index the tokens it reads with its defaults.
     Empty files (no line pairs) raise FormatError naming them.
+
+    Returns the report: the output, the two tokenizers (a Pharaoh file cannot say which tokens
+    its numbers index, and the table pipelines must be given the same), and the line counts.
     """
     check_symmetrization(symmetrization)
     if str(output) in ("", "-"):
@@ -236,6 +239,8 @@ def word_align_files(
                 shutil.copyfile(tok, tokens_prefix.with_name(tokens_prefix.name + suffix))
     return {
         "output": str(output),
+        "tokenizer": tokenizer,
+        "target_tokenizer": target_tokenizer or tokenizer,
         "lines": stats.lines,
         "aligned": stats.kept,
         "empty": stats.empty,

@@ -184,8 +184,17 @@ def run_align(args: argparse.Namespace) -> int:
     if to_stdout and args.format == "json":
         emit(result, "json", str)
     elif not to_stdout:
-        emit(result, args.format, lambda r: f"aligned {r['aligned']} of {r['lines']} line pairs -> {r['output']}")
+        emit(result, args.format, render_align_report)
     return 0
+
+
+def render_align_report(result: dict[str, Any]) -> str:
+    """word-align's text report: the lines aligned, the tokens the links index (the tokenizer,
+    or source/target ones when they differ: what pivot --tokenizer and --foreign-tokenizer must
+    be for these links) and the file."""
+    tokenizers = dict.fromkeys((result["tokenizer"], result["target_tokenizer"]))
+    return (f"aligned {result['aligned']} of {result['lines']} line pairs -> {result['output']} "
+            f"(links index {'/'.join(tokenizers)} tokens)")
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
