@@ -873,3 +873,30 @@ def test_word_align_reports_the_tokens_its_links_index(hand, tmp_path, monkeypat
     assert json.loads(capsys.readouterr().out)["target_tokenizer"] == "regex"
     assert main([*base, "--target-tokenizer", "whitespace"]) == 0
     assert capsys.readouterr().out.endswith("(links index regex/whitespace tokens)\n")
+
+
+def test_an_alignment_whose_lines_mostly_do_not_fit_asks_about_the_tokens(tmp_path, monkeypatch, capsys):
+    """Links written for regex tokens (word-align's default) and read as white-space ones
+    (pivot --tokenizer whitespace) reach past the tokens of most lines: each such line was
+    skipped, the first few named and the rest counted, but nothing said why so many. When
+    more than half of the lines with links do not fit, the command asks whether the links
+    were written for other tokens, naming the file and --tokenizer."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    en = [f"The dog's ball {k} isn't red." for k in range(25)] + [f"the red ball {k}" for k in range(5)]
+    de = [f"Der Ball {k} des Hundes ist nicht rot." for k in range(25)] + [f"der rote ball {k}" for k in range(5)]
+    paths = {"en": tmp_path / "w.en", "de": tmp_path / "w.de"}
+    for name, lines in (("en", en), ("de", de)):
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    assert main(["word-align", "--source", str(paths["en"]), "--target", str(paths["de"]), "-o", str(links)]) == 0
+    capsys.readouterr()
+    assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links), "--tokenizer", "whitespace",
+                  "--format", "json") == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)["corpora"][0]["alignment"]
+    assert (record["bad_lines"], record["outside_lines"], record["linked_lines"]) == (25, 25, 5)
+    assert (f"{links}: 25 of 30 lines with links have a link past the tokens of their sentences as --tokenizer "
+            "whitespace splits them (those lines skipped): were the links written for other tokens?") in captured.err
+    assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
+    assert "other tokens" not in capsys.readouterr().err
+

@@ -58,8 +58,9 @@ GIVEN_ALIGNMENT = (
     "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
     "as word-align --tokenizer T --target-tokenizer F writes them with the same T and F; a line that is not "
     "Pharaoh or whose links do not fit its tokens is skipped and reported (file:line), and a file with "
-    "another number of lines than its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
-    "warned about: they were likely written for other tokens (another --tokenizer)."
+    "another number of lines than its corpus is an error. Links that fit but mostly miss the last token of both sentences, "
+    "and lines that mostly reach past their tokens, are warned about: they were likely written for other tokens "
+    "(another --tokenizer)."
 )
 #: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.
 GIVEN_PAIR_ALIGNMENT = (
