@@ -900,3 +900,27 @@ def test_an_alignment_whose_lines_mostly_do_not_fit_asks_about_the_tokens(tmp_pa
     assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
     assert "other tokens" not in capsys.readouterr().err
 
+
+def _help(command: str, capsys) -> str:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_the_helps_say_how_word_align_output_meets_pivot(capsys):
+    """Read as a user would: word-align's --help did not say which side is pivot's --english
+    (the links are i-j with i a source token: sides swapped, every link is read reversed);
+    pivot's --alignment named word-align's --tokenizer only, not --target-tokenizer for
+    --foreign-tokenizer; pivot's --max-tokens said "tokens" where it counts white-space ones
+    (as word-align's says), paraphrase-table's counts --tokenizer's; --lowercase did not say
+    what it lower-cases; --iterations showed ITERATIONS and not that it is per model stage."""
+    align = _help("word-align", capsys)
+    assert "the i of each link i-j, so for pivot --alignment the English side (pivot's --english)" in align
+    assert "the j of each link (pivot's --foreign" in align
+    assert "lower-case the tokens --tokens-output writes" in align
+    assert "--iterations N eflomal iterations per model stage" in align
+    pivot = _help("pivot", capsys)
+    assert "with its --tokenizer and --target-tokenizer set as --tokenizer and --foreign-tokenizer are here" in pivot
+    assert "a side of more than N white-space tokens" in pivot
+    assert "--iterations N eflomal iterations per model stage" in pivot
+    assert "skip sentences longer than N tokens" in _help("paraphrase-table", capsys)

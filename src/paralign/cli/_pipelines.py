@@ -111,16 +111,19 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
-                        help="skip lines longer than N tokens, N >= 1 (default %(default)s)" + (
-                            f"; when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
-                            "tokens, which it leaves without a link (counted over-long)" if pivot else ""))
+                        help=("skip line pairs with a side of more than N white-space tokens (counted before "
+                              "--tokenizer splits them, as word-align --max-tokens counts), N >= 1 (default "
+                              f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
+                              "tokens, which it leaves without a link (counted over-long)") if pivot else
+                        "skip sentences longer than N tokens, N >= 1 (default %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default 0.001; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
-    parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
+    parser.add_argument("--iterations", type=positive_int, default=None, metavar="N",
+                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     parser.add_argument("--align-chunk", type=positive_int, default=None, metavar="LINES",
                         help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "
                         "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
