@@ -845,7 +845,7 @@ def test_given_alignment_is_reproducible_and_equals_the_formula(tmp_path, efloma
     info = first.corpora[0]
     assert info["alignment"] == {
         "kind": "given", "file": str(links), "sha256": hashlib.sha256(links.read_bytes()).hexdigest(),
-        "lines": 5, "bad_lines": 0, "errors": [], "linked_lines": 4, "ends_unlinked": 0,
+        "lines": 5, "bad_lines": 0, "errors": [], "linked_lines": 4, "ends_unlinked": 0, "outside_lines": 0,
     }
     assert (info["lines"], info["kept"], info["empty"]) == (5, 4, 1)
 
@@ -1033,13 +1033,16 @@ def test_a_corpus_read_by_the_workers_checks_its_line_counts_first(tmp_path, efl
 def test_a_corpus_of_only_bad_alignment_lines_says_why_and_where(tmp_path, eflomal_forbidden):
     """With every alignment line out of range (a 1-based file, say), the error said only "5
     lines, all empty, over-long, filtered by length ratio or with a bad alignment line": the
-    per-line warnings come with a finished table, so nothing said which reason or which line."""
+    per-line warnings come with a finished table, so nothing said which reason or which line.
+    Links past their tokens also ask whether they were written for other tokens (word-align
+    --tokenizer regex read by pivot --tokenizer whitespace gives every line such a link)."""
     corpus, links = _given_corpus(tmp_path, ["9-9"] * 5)
     with pytest.raises(FormatError) as refused:
         pivot_paraphrases([corpus], tmp_path / "t.tsv", alignments=[links])
     message = str(refused.value)
     assert "5 lines: 1 empty, 0 over-long, 0 filtered by length ratio, 4 with a bad alignment line" in message
-    assert message.endswith(f"(the first: {links}:1: link 9-9 outside sentences of 5 and 5 tokens)")
+    assert message.endswith(f"(the first: {links}:1: link 9-9 outside sentences of 5 and 5 tokens); 4 of them "
+                            "with a link past their tokens: were the links written for other tokens (another --tokenizer)?")
 
 
 def test_relative_paths_reach_workers_started_in_another_folder(tmp_path, monkeypatch, no_eflomal):
@@ -1137,7 +1140,7 @@ def test_monolingual_report_counts_what_max_tokens_and_the_length_ratio_left_out
 
 def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbidden):
     """A chunk read by a worker records what reading counted in its file; one written before
-    those records held linked_lines and ends_unlinked is still read (counted as 0), not a
+    those records held linked_lines, ends_unlinked and outside_lines is still read (counted as 0), not a
     KeyError, when a run resumes."""
     import json as json_module
 
@@ -1152,12 +1155,12 @@ def test_a_work_dir_of_an_earlier_version_still_resumes(tmp_path, eflomal_forbid
         table = pq.read_table(path)
         metadata = dict(table.schema.metadata)
         read = json_module.loads(metadata[pivot.READ_KEY])
-        del read["linked"], read["ends_unlinked"]
+        del read["linked"], read["ends_unlinked"], read["outside"]
         metadata[pivot.READ_KEY] = json_module.dumps(read).encode()
         pq.write_table(table.replace_schema_metadata(metadata), path)
     again = pivot_paraphrases([(en, de)], tmp_path / "a.parquet", options, alignments=[links], work_dir=work, keep_work=True)
     assert again.chunks["reused"] == again.chunks["total"] == first.chunks["total"]
-    assert again.corpora[0]["alignment"]["linked_lines"] == 0
+    assert again.corpora[0]["alignment"]["linked_lines"] == again.corpora[0]["alignment"]["outside_lines"] == 0
 
 
 @pytest.mark.parametrize(("call", "message"), [

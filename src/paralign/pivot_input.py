@@ -53,7 +53,7 @@ from .errors import (
 )
 from .tables import atomic_path
 from .textio import is_gzip_file, sha256_file
-from .tokenizers import CORPUS_TOKENIZERS
+from .tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 
 _T = TypeVar("_T")
 
@@ -83,7 +83,7 @@ class PivotOptions:
     min_count: int = 1  # drop rows supported by fewer phrase-pair occurrences (output stage only)
     chunk_size: int = 5000
     lowercase: bool = True
-    tokenizer: str = "regex"
+    tokenizer: str = DEFAULT_CORPUS_TOKENIZER
     foreign_tokenizer: str | None = None  # None: same as `tokenizer`
     max_tokens: int = DEFAULT_MAX_TOKENS
     max_length_ratio: float | None = None  # skip pairs whose token-length ratio exceeds this
@@ -149,7 +149,8 @@ class GivenAlignment:
     (`file:line: reason`) kept in `errors` (the first `KEPT_ERRORS`).  Of the lines with links,
     `linked` counts them and `ends_unlinked` those that link the last token of neither sentence:
     most of them, where an aligner links nearly every last token, says that the links index
-    other tokens than these (:func:`other_tokens_warning`).  `name` is how the messages name
+    other tokens than these (:func:`other_tokens_warning`); so does `outside`, the bad lines
+    with a link past their tokens, when they are most of the lines with links.  `name` is how the messages name
     the file (default: `path`; a worker reads the absolute path of the name the user gave).
     """
 
@@ -160,6 +161,7 @@ class GivenAlignment:
     errors: list[str] = field(default_factory=list)
     linked: int = 0
     ends_unlinked: int = 0
+    outside: int = 0
     name: str = ""
 
     def __post_init__(self) -> None:
@@ -183,6 +185,7 @@ class GivenAlignment:
                 links = line.alignment.validate(source_length, target_length, source=self.name, line=line.line).possible
             except AlignmentIndexError as exc:
                 error = exc
+                self.outside += 1
             else:
                 if links:
                     self.linked += 1
@@ -196,10 +199,10 @@ class GivenAlignment:
 
     def to_dict(self) -> dict[str, Any]:
         """The report's record: given, which file (path and SHA-256), lines, bad lines, linked
-        lines and those of them that link neither last token."""
+        lines and those of them that link neither last token, lines with a link past their tokens."""
         return {"kind": "given", "file": self.path, "sha256": self.sha256, "lines": self.lines,
                 "bad_lines": self.bad, "errors": list(self.errors), "linked_lines": self.linked,
-                "ends_unlinked": self.ends_unlinked}
+                "ends_unlinked": self.ends_unlinked, "outside_lines": self.outside}
 
 
 #: The fewest linked lines of a given alignment that :func:`other_tokens_warning` judges.
@@ -208,16 +211,25 @@ MIN_LINKED_TO_JUDGE = 20
 
 def other_tokens_warning(record: dict[str, Any], tokenizer: str) -> str | None:
     """A warning when a given alignment (its report `record`) seems to index other tokens than
-    `tokenizer` gives: more than half of its linked lines link the last token of neither
-    sentence (eflomal's links reach one in 99.75% of Multi30k's lines; links written for white-
-    space tokens and read as regex ones in 5%). Such links fit, so nothing else says so; None
-    when the file looks right, or has fewer than MIN_LINKED_TO_JUDGE linked lines."""
+    `tokenizer` gives: more than half of its lines with links have a link past their tokens
+    (links written for regex tokens and read as white-space ones: each such line was skipped
+    and the first few named, but nothing said why so many), or more than half of its linked
+    lines link the last token of neither sentence (eflomal's links reach one in 99.75% of
+    Multi30k's lines; links written for white-space tokens and read as regex ones in 5%: such
+    links fit, so nothing else says so). None when the file looks right, or has fewer than
+    MIN_LINKED_TO_JUDGE lines with links."""
     linked, unlinked = record.get("linked_lines", 0), record.get("ends_unlinked", 0)
-    if linked < MIN_LINKED_TO_JUDGE or 2 * unlinked <= linked:
+    outside = record.get("outside_lines", 0)
+    if linked + outside >= MIN_LINKED_TO_JUDGE and 2 * outside > linked + outside:
+        found = (f"{outside} of {linked + outside} lines with links have a link past the tokens of their "
+                 f"sentences as --tokenizer {tokenizer} splits them (those lines skipped)")
+    elif linked >= MIN_LINKED_TO_JUDGE and 2 * unlinked > linked:
+        found = (f"in {unlinked} of {linked} linked lines no link reaches the last token of either sentence "
+                 f"as --tokenizer {tokenizer} splits them")
+    else:
         return None
-    return (f"{record.get('file')}: in {unlinked} of {linked} linked lines no link reaches the last token of "
-            f"either sentence as --tokenizer {tokenizer} splits them: were the links written for other tokens? "
-            "(word-align writes them for its own --tokenizer, whitespace by default)")
+    return (f"{record.get('file')}: {found}: were the links written for other tokens? (word-align writes "
+            "them for its --tokenizer and --target-tokenizer, regex by default as here)")
 
 
 def ratio_ok(a: int, b: int, ratio: float | None) -> bool:
@@ -305,6 +317,9 @@ def prepared_info(stats: ParallelStats, given: GivenAlignment | None) -> dict[st
         if given is not None:
             reasons += f", {given.bad} with a bad alignment line"
             reasons += f" (the first: {given.errors[0]})" if given.errors else ""
+            if given.outside:
+                reasons += (f"; {given.outside} of them with a link past their tokens: were the links written for "
+                            "other tokens (another --tokenizer)?")
         raise FormatError(f"no usable line pair in {stats.source_path} / {stats.target_path}: "
                           f"{stats.lines} lines: {reasons}")
     info = stats.to_dict()
@@ -347,7 +362,7 @@ def read_chunk(task: PreparedChunk) -> tuple[list[str], list[str], list[str], by
     given = GivenAlignment(alignment, name=task.names[2])
     rows = list(_prepared_rows(english, foreign, task.options, stats, given, runs, names=(task.names[0], task.names[1])))
     read = {"stats": asdict(stats), "bad": given.bad, "errors": given.errors,
-            "linked": given.linked, "ends_unlinked": given.ends_unlinked}
+            "linked": given.linked, "ends_unlinked": given.ends_unlinked, "outside": given.outside}
     return ([e for e, _, _ in rows], [f for _, f, _ in rows], [links_to_pharaoh(links or ()) for _, _, links in rows],
             json.dumps(read).encode("utf-8"))
 
@@ -400,6 +415,7 @@ def chunk_info(outputs: Iterable[str], stats: ParallelStats, given: GivenAlignme
         given.bad += read["bad"]
         given.linked += read.get("linked", 0)  # not in the chunks of an earlier version
         given.ends_unlinked += read.get("ends_unlinked", 0)
+        given.outside += read.get("outside", 0)
         given.errors.extend(read["errors"][: KEPT_ERRORS - len(given.errors)])
     return prepared_info(stats, given)
 

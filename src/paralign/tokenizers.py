@@ -38,6 +38,10 @@ TOKENIZERS = ("regex", "whitespace", "moses", "spacy")
 #: word-align): spaCy's splits a lattice's sentences, not a corpus (its rules take 20 us a
 #: sentence where regex takes 2, and every Dask worker would load spaCy).
 CORPUS_TOKENIZERS = ("regex", "whitespace", "moses")
+#: The default of each of them, raw text's: one name, so that `word-align` with its defaults
+#: writes the links `pivot --alignment` with its defaults reads (word-align split by white
+#: space, pivot by regex: the links fitted, but named other words).
+DEFAULT_CORPUS_TOKENIZER = "regex"
 #: Raised whenever a tokenizer would split the same text otherwise (a work directory's token
 #: files record it, so that a resumed pipeline never reuses tokens split by the code before).
 #: 2: `regex` reads raw text as it shows (:func:`_shown`); 3: and its HTML character references;

@@ -111,7 +111,8 @@ def test_word_align_files_stays_line_aligned(tmp_path):
                                   tokens_prefix=tmp_path / "tok")
     lines = out.read_text(encoding="utf-8").split("\n")[:-1]
     assert len(lines) == 50 and lines[5] == "" and lines[7] == ""
-    assert result == {"output": str(out), "lines": 50, "aligned": 48, "empty": 1, "too_long": 1, "replaced": 0}
+    assert result == {"output": str(out), "tokenizer": "regex", "target_tokenizer": "regex", "lines": 50,
+                      "aligned": 48, "empty": 1, "too_long": 1, "replaced": 0}
     parsed = [Alignment.from_pharaoh(line) for line in lines]
     tokens = (tmp_path / "tok.src").read_text(encoding="utf-8").split("\n")
     for alignment, line in zip(parsed, tokens, strict=False):
@@ -161,7 +162,8 @@ def test_lines_eflomal_cannot_align_are_counted_as_skipped(tmp_path):
     with pytest.warns(UserWarning, match="48 of 50 line pairs kept; 1 empty, 1 over-long"):
         result = word_align_files(tmp_path / "s.txt", tmp_path / "t.txt", out, n_iterations=3,
                                   tokenizer="regex", max_tokens=2000)
-    assert result == {"output": str(out), "lines": 50, "aligned": 48, "empty": 1, "too_long": 1, "replaced": 0}
+    assert result == {"output": str(out), "tokenizer": "regex", "target_tokenizer": "regex", "lines": 50,
+                      "aligned": 48, "empty": 1, "too_long": 1, "replaced": 0}
     lines = out.read_text(encoding="utf-8").split("\n")[:-1]
     assert len(lines) == 50 and lines[3] == lines[4] == ""
     assert all(lines[k] for k in range(50) if k not in (3, 4))

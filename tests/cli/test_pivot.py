@@ -277,7 +277,7 @@ def test_paraphrase_table_alignment_of_the_pairs_it_forms(tmp_path, monkeypatch,
     base = ["paraphrase-table", "--groups", str(groups), "--threshold", "0", "--max-length", "2"]
     assert main(base + ["-o", str(tmp_path / "a.tsv"), "--work-dir", str(tmp_path / "w"), "--keep-work"]) == 0
     links = tmp_path / "pairs.align"
-    assert main(["word-align", "--source", str(tmp_path / "w" / "mono" / "en.tok"),
+    assert main(["word-align", "--tokenizer", "whitespace", "--source", str(tmp_path / "w" / "mono" / "en.tok"),
                  "--target", str(tmp_path / "w" / "mono" / "f.tok"), "-o", str(links)]) == 0
     capsys.readouterr()
     assert main(base + ["-o", str(tmp_path / "b.tsv"), "--alignment", str(links), "--format", "json"]) == 0
@@ -677,9 +677,9 @@ def test_eflomal_options_where_no_eflomal_runs_are_a_usage_error(hand, tmp_path,
 
 
 def test_an_alignment_of_other_tokens_is_warned_about(tmp_path, capsys):
-    """word-align tokenises by white space by default and pivot by regex: links written by the
-    one and given to the other index other tokens, yet fit, and the table was built from them
-    without a word. When fewer than half of the linked lines link the last token of either
+    """Links written for white-space tokens (word-align's default once, `--tokenizer whitespace`
+    now) and given to pivot, which splits by regex, index other tokens, yet fit, and the table
+    was built from them without a word. When fewer than half of the linked lines link the last token of either
     sentence (99.75% of eflomal's Multi30k lines do, 5% when the tokenizers differ), the command
     warns, naming the file and the tokenizers."""
     en = [f"The dog's ball {k} isn't red." for k in range(30)]
@@ -825,3 +825,102 @@ def test_a_paraphrase_table_names_its_groups_file(tmp_path, monkeypatch, capsys)
     assert main([*base, "--groups", "-", "-o", str(tmp_path / "b.tsv")]) == 0
     assert json.loads(capsys.readouterr().out)["corpora"][0]["file"] == "<stdin>"
     assert read_metadata(tmp_path / "b.tsv")["corpora"][0]["file"] == "<stdin>"
+
+
+def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp_path, capsys):
+    """The round trip of --help with no option typed: `word-align` with its defaults, its links
+    given to `pivot --alignment` with its defaults. word-align split by white space by default
+    and pivot by regex, so on raw text ("dog's", "isn't", "red,") every link named other words
+    than pivot read: the table held "'s door" -> "door" and the like, with only a heuristic
+    warning. Now both split with regex by default: word-align's tokens are those pivot writes
+    in its work folder, and nothing is warned. Real eflomal, 60 lines."""
+    rng = random.Random(7)
+    en, de = [], []
+    for _ in range(60):
+        n, a = rng.choice(NOUNS), rng.choice(ADJS)
+        en.append(f"The {n[0]}'s door isn't {a[0]}, my friend.")
+        de.append(f"Die Tür des {n[1].capitalize()}s ist nicht {a[1]}, mein Freund.")
+    paths = {"en": tmp_path / "c.en", "de": tmp_path / "c.de"}
+    for name, lines in (("en", en), ("de", de)):
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    links, tokens = tmp_path / "links.txt", tmp_path / "wa"
+    assert main(["word-align", "--source", str(paths["en"]), "--target", str(paths["de"]), "-o", str(links),
+                 "--tokens-output", str(tokens)]) == 0
+    assert f"-> {links} (links index regex tokens)" in capsys.readouterr().out
+    assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
+    assert "warning" not in capsys.readouterr().err
+    # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself)
+    assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work", "--keep-case") == 0
+    for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
+        assert (tmp_path / f"wa{suffix}").read_text().splitlines() == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
+    assert "The car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()
+
+
+def test_word_align_reports_the_tokens_its_links_index(hand, tmp_path, monkeypatch, capsys):
+    """A Pharaoh file cannot say which tokens its numbers index, and word-align's report did not
+    either ("aligned 4 of 4 line pairs -> FILE"): nothing kept told which --tokenizer and
+    --foreign-tokenizer pivot must be given for the links. The text report names them, the
+    JSON report holds them ("tokenizer", "target_tokenizer")."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    links = tmp_path / "wa.align"
+    base = ["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "-o", str(links)]
+    assert main([*base, "--tokenizer", "moses"]) == 0
+    assert capsys.readouterr().out == f"aligned 3 of 4 line pairs -> {links} (links index moses tokens)\n"
+    assert main([*base, "--target-tokenizer", "whitespace", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert (report["tokenizer"], report["target_tokenizer"]) == ("regex", "whitespace")
+    assert main([*base[:-2], "--format", "json"]) == 0  # the links on stdout, in the report
+    assert json.loads(capsys.readouterr().out)["target_tokenizer"] == "regex"
+    assert main([*base, "--target-tokenizer", "whitespace"]) == 0
+    assert capsys.readouterr().out.endswith("(links index regex/whitespace tokens)\n")
+
+
+def test_an_alignment_whose_lines_mostly_do_not_fit_asks_about_the_tokens(tmp_path, monkeypatch, capsys):
+    """Links written for regex tokens (word-align's default) and read as white-space ones
+    (pivot --tokenizer whitespace) reach past the tokens of most lines: each such line was
+    skipped, the first few named and the rest counted, but nothing said why so many. When
+    more than half of the lines with links do not fit, the command asks whether the links
+    were written for other tokens, naming the file and --tokenizer."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    en = [f"The dog's ball {k} isn't red." for k in range(25)] + [f"the red ball {k}" for k in range(5)]
+    de = [f"Der Ball {k} des Hundes ist nicht rot." for k in range(25)] + [f"der rote ball {k}" for k in range(5)]
+    paths = {"en": tmp_path / "w.en", "de": tmp_path / "w.de"}
+    for name, lines in (("en", en), ("de", de)):
+        paths[name].write_text("\n".join(lines) + "\n", encoding="utf-8")
+    links = tmp_path / "links.txt"
+    assert main(["word-align", "--source", str(paths["en"]), "--target", str(paths["de"]), "-o", str(links)]) == 0
+    capsys.readouterr()
+    assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links), "--tokenizer", "whitespace",
+                  "--format", "json") == 0
+    captured = capsys.readouterr()
+    record = json.loads(captured.out)["corpora"][0]["alignment"]
+    assert (record["bad_lines"], record["outside_lines"], record["linked_lines"]) == (25, 25, 5)
+    assert (f"{links}: 25 of 30 lines with links have a link past the tokens of their sentences as --tokenizer "
+            "whitespace splits them (those lines skipped): were the links written for other tokens?") in captured.err
+    assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
+    assert "other tokens" not in capsys.readouterr().err
+
+
+def _help(command: str, capsys) -> str:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_the_helps_say_how_word_align_output_meets_pivot(capsys):
+    """Read as a user would: word-align's --help did not say which side is pivot's --english
+    (the links are i-j with i a source token: sides swapped, every link is read reversed);
+    pivot's --alignment named word-align's --tokenizer only, not --target-tokenizer for
+    --foreign-tokenizer; pivot's --max-tokens said "tokens" where it counts white-space ones
+    (as word-align's says), paraphrase-table's counts --tokenizer's; --lowercase did not say
+    what it lower-cases; --iterations showed ITERATIONS and not that it is per model stage."""
+    align = _help("word-align", capsys)
+    assert "the i of each link i-j, so for pivot --alignment the English side (pivot's --english)" in align
+    assert "the j of each link (pivot's --foreign" in align
+    assert "lower-case the tokens --tokens-output writes" in align
+    assert "--iterations N eflomal iterations per model stage" in align
+    pivot = _help("pivot", capsys)
+    assert "with its --tokenizer and --target-tokenizer set as --tokenizer and --foreign-tokenizer are here" in pivot
+    assert "a side of more than N white-space tokens" in pivot
+    assert "--iterations N eflomal iterations per model stage" in pivot
+    assert "skip sentences longer than N tokens" in _help("paraphrase-table", capsys)

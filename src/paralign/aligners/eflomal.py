@@ -26,7 +26,7 @@ from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
 from ..errors import ConfigurationError, FormatError, MismatchError
 from ..tables import atomic_path
 from ..textio import open_text
-from ..tokenizers import CORPUS_TOKENIZERS, tokenize
+from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER, tokenize
 
 SYMMETRIZATIONS = ("intersection", "union", "grow-diag", "grow-diag-final", "grow-diag-final-and")
 #: The most tokens of a sentence eflomal aligns: it gives a longer one (on either side) no link.
@@ -187,7 +187,7 @@ def word_align_files(
     output: str | Path,
     *,
     symmetrization: str = "grow-diag-final-and",
-    tokenizer: str = "whitespace",
+    tokenizer: str = DEFAULT_CORPUS_TOKENIZER,
     lowercase: bool = False,
     target_tokenizer: str | None = None,
     tokens_prefix: Path | None = None,
@@ -202,8 +202,12 @@ def word_align_files(
     empty; more than `EFLOMAL_MAX_TOKENS` on a side: over-long).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
     `target_tokenizer` splits the target side (default: `tokenizer`), as the pivot pipeline's
-    `foreign_tokenizer` does.
+    `foreign_tokenizer` does; both default to the pipeline's own default, so that the links
+    index the tokens it reads with its defaults.
     Empty files (no line pairs) raise FormatError naming them.
+
+    Returns the report: the output, the two tokenizers (a Pharaoh file cannot say which tokens
+    its numbers index, and the table pipelines must be given the same), and the line counts.
     """
     check_symmetrization(symmetrization)
     if str(output) in ("", "-"):
@@ -235,6 +239,8 @@ def word_align_files(
                 shutil.copyfile(tok, tokens_prefix.with_name(tokens_prefix.name + suffix))
     return {
         "output": str(output),
+        "tokenizer": tokenizer,
+        "target_tokenizer": target_tokenizer or tokenizer,
         "lines": stats.lines,
         "aligned": stats.kept,
         "empty": stats.empty,
@@ -296,7 +302,7 @@ class EflomalAligner:
         self,
         symmetrization: str = "grow-diag-final-and",
         *,
-        tokenizer: str = "regex",
+        tokenizer: str = DEFAULT_CORPUS_TOKENIZER,
         lowercase: bool = True,
         model: int = 3,
         n_iterations: int | None = None,

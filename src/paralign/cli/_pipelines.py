@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError, ParalignError
+from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._common import (
     STDOUT_NAME,
     add_format,
@@ -57,8 +58,9 @@ GIVEN_ALIGNMENT = (
     "links count as links) indexing the tokens that --tokenizer (and --foreign-tokenizer) give, "
     "as word-align --tokenizer T --target-tokenizer F writes them with the same T and F; a line that is not "
     "Pharaoh or whose links do not fit its tokens is skipped and reported (file:line), and a file with "
-    "another number of lines than its corpus is an error. Links that fit but mostly miss the last token of both sentences are "
-    "warned about: they were likely written for other tokens (another --tokenizer)."
+    "another number of lines than its corpus is an error. Links that fit but mostly miss the last token of both sentences, "
+    "and lines that mostly reach past their tokens, are warned about: they were likely written for other tokens "
+    "(another --tokenizer)."
 )
 #: The same for paraphrase-table, whose "corpus" is the sentence pairs its groups form.
 GIVEN_PAIR_ALIGNMENT = (
@@ -75,7 +77,6 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     """Options shared by `pivot` and `paraphrase-table` (they map onto PivotOptions); `pivot`
     False: paraphrase-table's help, where the pivot-only option is said to have no effect."""
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
-    from ..tokenizers import CORPUS_TOKENIZERS
 
     parser.add_argument("--output", "-o", required=True, type=output_path,
                         help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
@@ -107,19 +108,22 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
                       help="lower-case tokens (default)")
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
-    parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="regex",
+    parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
-                        help="skip lines longer than N tokens, N >= 1 (default %(default)s)" + (
-                            f"; when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
-                            "tokens, which it leaves without a link (counted over-long)" if pivot else ""))
+                        help=("skip line pairs with a side of more than N white-space tokens (counted before "
+                              "--tokenizer splits them, as word-align --max-tokens counts), N >= 1 (default "
+                              f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
+                              "tokens, which it leaves without a link (counted over-long)") if pivot else
+                        "skip sentences longer than N tokens, N >= 1 (default %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
                         help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,
                         help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default 0.001; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
-    parser.add_argument("--iterations", type=positive_int, default=None, help="eflomal iterations (default: eflomal's)")
+    parser.add_argument("--iterations", type=positive_int, default=None, metavar="N",
+                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     parser.add_argument("--align-chunk", type=positive_int, default=None, metavar="LINES",
                         help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "
                         "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
@@ -258,7 +262,7 @@ def render_alignment(alignment: dict) -> str:
     return f"alignment computed by {alignment.get('aligner')}{note}"
 
 
-def warn_skips(result: dict, tokenizer: str = "regex") -> None:
+def warn_skips(result: dict, tokenizer: str = DEFAULT_CORPUS_TOKENIZER) -> None:
     """Warn about what reading skipped (each bad pair of a JSON groups file as `lattice stats`
     warns of it), and about a given alignment that seems to index other tokens than
     `tokenizer` gives (:func:`paralign.pivot_input.other_tokens_warning`)."""

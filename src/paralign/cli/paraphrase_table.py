@@ -43,8 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="Pharaoh alignment of the sentence pairs instead of running --aligner: line i for "
                         "the i-th pair the groups form (within each group, every distinct tokenised "
                         "sentence with each later one). Run once with --keep-work to see those pairs, "
-                        "tokenised, in WORK/mono/en.tok and WORK/mono/f.tok; `word-align --source "
-                        "WORK/mono/en.tok --target WORK/mono/f.tok` writes a matching file. Makes the table "
+                        "tokenised, in WORK/mono/en.tok and WORK/mono/f.tok; `word-align --tokenizer whitespace "
+                        "--source WORK/mono/en.tok --target WORK/mono/f.tok` (tokens as they are) writes a matching "
+                        "file. Makes the table "
                         "reproducible")
     parser.add_argument("--max-groups", type=positive_int, default=None, metavar="N",
                         help="use only the first N groups (N >= 1; default: all)")

@@ -10,6 +10,7 @@ from typing import Any
 
 from .._moved import moved_names
 from ..errors import ConfigurationError
+from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._command_line import OUTPUT_PREFIXES
 from ._common import (
     add_format,
@@ -53,10 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--foreign", action="append", required=True, help="foreign side, line-aligned (- = stdin)")
     parser.add_argument("--alignment", action="append", default=None, metavar="FILE",
                         help="Pharaoh alignment of a corpus instead of running eflomal: one line per corpus "
-                        "line (empty and skipped lines included), as `word-align --tokenizer T` writes it "
-                        "with T = --tokenizer. Give it once per --english/--foreign pair, in the same order, "
+                        "line (empty and skipped lines included), i-j with i an English token, as `word-align "
+                        "--source ENGLISH --target FOREIGN` writes it with its --tokenizer and --target-tokenizer "
+                        "set as --tokenizer and --foreign-tokenizer are here (the defaults are). Give it once per "
+                        "--english/--foreign pair, in the same order, "
                         "or not at all (- = stdin). Makes the table reproducible (eflomal cannot be seeded)")
-    parser.add_argument("--foreign-tokenizer", choices=("regex", "whitespace", "moses"), default=None,
+    parser.add_argument("--foreign-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
                         help="tokenizer of the foreign side (default: --tokenizer)")
     parser.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                         help="non-UTF-8 bytes: stop with an error naming file and line (strict, the default), "
@@ -66,7 +69,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
     from ..corpora.parallel import DEFAULT_MAX_TOKENS
-    from ..tokenizers import CORPUS_TOKENIZERS
 
     align = subparsers.add_parser(
         "word-align",
@@ -74,23 +76,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
         "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
         f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED
-        + " Keep the output and give it to `pivot --alignment` (written with --tokenizer and --target-tokenizer "
-        "set as pivot --tokenizer and pivot --foreign-tokenizer are, regex by default there) "
-        "to build a table reproducibly.",
+        + " Keep the output and give it to `pivot --alignment` to build a table reproducibly: its links "
+        "index the tokens that --tokenizer and --target-tokenizer give, so give them as pivot gets --tokenizer "
+        "and --foreign-tokenizer (the defaults split as pivot's defaults do: regex).",
     )
-    align.add_argument("--source", required=True, help="source side (one sentence a line; - = stdin)")
-    align.add_argument("--target", required=True, help="target side, line-aligned (- = stdin)")
+    align.add_argument("--source", required=True,
+                       help="source side, one sentence a line (- = stdin): the i of each link i-j, so for "
+                       "pivot --alignment the English side (pivot's --english)")
+    align.add_argument("--target", required=True,
+                       help="target side, line-aligned: the j of each link (pivot's --foreign; - = stdin)")
     align.add_argument("-o", "--output", default="-", type=output_path,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and",
                        help="how eflomal's two directions are joined (default: %(default)s)")
-    align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default="whitespace",
-                       help="whitespace (default: input already tokenised), regex or moses")
+    align.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
+                       help="regex (raw text; the default, as pivot's and paraphrase-table's), whitespace "
+                       "(input already tokenised) or moses (tokenised, XML-escaped)")
     align.add_argument("--target-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
                        help="tokenizer of the target side (default: --tokenizer), as pivot --foreign-tokenizer splits "
                        "the foreign side")
-    align.add_argument("--lowercase", action="store_true", help="lower-case (eflomal ignores case anyway)")
+    align.add_argument("--lowercase", action="store_true",
+                       help="lower-case the tokens --tokens-output writes (the links do not change: eflomal "
+                       "ignores case)")
     align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar="PREFIX",
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
@@ -99,8 +107,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar="N",
                        help="leave lines longer than N white-space tokens unaligned (an empty line), "
                        "N >= 1 (default %(default)s); give pivot --alignment the same --max-tokens")
-    align.add_argument("--iterations", type=positive_int, default=None,
-                       help="eflomal iterations (default: eflomal's)")
+    align.add_argument("--iterations", type=positive_int, default=None, metavar="N",
+                       help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     add_format(align)
     # -o FILE holds the links whatever --format is (a JSON report of them goes to stdout, with -o - alone)
     align.set_defaults(func=run_align, output_writes=("text", "Pharaoh links"))
@@ -183,8 +191,17 @@ def run_align(args: argparse.Namespace) -> int:
     if to_stdout and args.format == "json":
         emit(result, "json", str)
     elif not to_stdout:
-        emit(result, args.format, lambda r: f"aligned {r['aligned']} of {r['lines']} line pairs -> {r['output']}")
+        emit(result, args.format, render_align_report)
     return 0
+
+
+def render_align_report(result: dict[str, Any]) -> str:
+    """word-align's text report: the lines aligned, the tokens the links index (the tokenizer,
+    or source/target ones when they differ: what pivot --tokenizer and --foreign-tokenizer must
+    be for these links) and the file."""
+    tokenizers = dict.fromkeys((result["tokenizer"], result["target_tokenizer"]))
+    return (f"aligned {result['aligned']} of {result['lines']} line pairs -> {result['output']} "
+            f"(links index {'/'.join(tokenizers)} tokens)")
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
