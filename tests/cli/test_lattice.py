@@ -1136,3 +1136,21 @@ def test_missing_wordnet_is_one_error_not_a_failure_per_group(tmp_path, capsys, 
     assert main(["lattice", action, "--groups", str(groups), "--tokenized", "--wordnet"]) == 1
     err = capsys.readouterr().err
     assert err.count("WordNet not found") == 1 and "group line" not in err and "every group failed" not in err
+
+
+def test_paths_no_inputs_counts_the_new_paths_once(tmp_path, capsys, monkeypatch):
+    """`paths --no-inputs -k K --sample N` counted the paths spelling an input three times for
+    one lattice (for the count, then again inside the k best and inside the sample): one
+    :class:`paralign.lattice.new_paths.NewPaths` now counts them once and answers all, with the
+    same output."""
+    from paralign.lattice.new_paths import NewPaths
+
+    counted = []
+    original = NewPaths._new_counts
+    monkeypatch.setattr(NewPaths, "_new_counts", lambda self: counted.append(1) or original(self))
+    group = tmp_path / "g.txt"
+    group.write_text("the cat sat\na cat sat\nthe cat was sitting\n", encoding="utf-8")
+    new = run_json(capsys, "lattice", "paths", str(group), "--tokenized", "--all", "9", "-k", "5", "--sample", "4",
+                   "--no-inputs")
+    assert new["new_paths"] == "1" and new["all"] == ["a cat was sitting"] and new["sample"] == new["all"] * 4
+    assert counted == [1]

@@ -327,12 +327,11 @@ def run_paths(args: argparse.Namespace) -> int:
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
                     "states": lattice.n_states, "edges": lattice.n_edges}
     if inputs is not None:
-        from ..lattice.new_paths import new_kbest, new_path_count, new_paths, new_sample
+        from ..lattice.new_paths import NewPaths
 
-        result["new_paths"] = str(new_path_count(lattice, inputs))
-        kbest = new_kbest(lattice, args.kbest, inputs)
-        sample = new_sample(lattice, args.sample, args.seed, inputs)
-        paths = new_paths(lattice, inputs)
+        new = NewPaths(lattice, inputs)  # the new paths counted once, for the count and every list
+        result["new_paths"] = str(new.count)
+        kbest, sample, paths = new.kbest(args.kbest), new.sample(args.sample, args.seed), new.paths()
     else:
         kbest, sample, paths = lattice.kbest(args.kbest), lattice.sample(args.sample, args.seed), lattice.paths()
     if args.kbest:
