@@ -1154,3 +1154,55 @@ def test_paths_no_inputs_counts_the_new_paths_once(tmp_path, capsys, monkeypatch
                    "--no-inputs")
     assert new["new_paths"] == "1" and new["all"] == ["a cat was sitting"] and new["sample"] == new["all"] * 4
     assert counted == [1]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, capsys, monkeypatch, action):
+    """`lattice stats|paraphrases --workers 2` with one of the local cluster's workers killed
+    (SIGKILL, as the kernel's OOM killer would) once the first group is summed, the others still
+    to come: one running a chunk (as it was in every run seen), else either. Dask runs the dead
+    worker's chunks again elsewhere and its nanny starts another, and the output is that of one
+    process, no group failed. The cluster is the command's own (127.0.0.1), closed with it; as the
+    pivot's test_a_worker_killed_mid_run_changes_nothing."""
+    import os
+    import signal
+
+    from distributed import Client
+
+    import paralign.cli.lattice as command
+    import paralign.cluster as cluster_module
+
+    groups = tmp_path / "groups.tsv"
+    variants = (GROUP, GROUP[:2], GROUP[1:], GROUP[::2])
+    groups.write_text("".join("\t".join(variants[k % 4]) + "\n" for k in range(30)), encoding="utf-8")
+    argv = ["lattice", action, "--groups", str(groups), "--tokenized", "--chunk-size", "2", "--format", "json"]
+    if action == "stats":
+        argv += ["--leave-one-out", "--incremental", "--incremental-min-size", "2"]
+    assert main([*argv, "--workers", "1"]) == 0
+    clean = capsys.readouterr().out
+
+    started, killed = [], []
+    start_local = cluster_module._start_local
+    monkeypatch.setattr(cluster_module, "_start_local", lambda options: started.append(start_local(options))
+                        or started[-1])
+
+    def kill_one_busy_worker(done: int, total: int) -> None:
+        with Client(started[0].scheduler_address, set_as_default=False, timeout=60) as client:
+            busy = [address for address, keys in client.processing().items() if keys]
+            pid = client.run(os.getpid, workers=busy[:1] or None)
+            os.kill(next(iter(pid.values())), signal.SIGKILL)
+        killed.append((done, total))
+
+    def progress_then_kill(items, desc, total=None, **_):
+        for done, item in enumerate(items, start=1):
+            yield item
+            if done == 1 and started:  # one group summed here, the others still to come
+                kill_one_busy_worker(done, total)
+
+    monkeypatch.setattr(command, "progress", progress_then_kill)
+    assert main([*argv, "--workers", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert len(started) == 1 and killed == [(1, 30)]
+    assert "failed" not in err
+    assert out == clean
