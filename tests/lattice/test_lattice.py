@@ -605,3 +605,21 @@ def test_a_group_that_fails_on_a_worker_is_reported_and_the_others_kept() -> Non
     summary, pairs, errors = runs[0]
     assert summary["groups"] == 3 and [e["group"] for e in summary["errors"]] == ["bad"] == [e["group"] for e in errors]
     assert summary["errors"][0]["error"].startswith("InputTypeError: ") and ("a", "the", 3.0) in pairs
+
+
+def test_the_package_names_load_on_first_use():
+    """`paralign.lattice` imported every stage (numpy with the edit distance) when opened, so the
+    command line, whose `--help` loads no heavy library, could read nothing from it at import.
+    Its names now load on first use: opening it loads no numpy, and every name of ``__all__``
+    comes from its module."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json, sys, paralign.lattice as L\n"
+            "light = 'numpy' in sys.modules\n"
+            "print(json.dumps([light, sorted(n for n in L.__all__ if getattr(L, n, None) is None)]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, []]
+

@@ -10,34 +10,93 @@ the FSA), :mod:`.word_lattice` (the frozen lattice and its queries; :mod:`.edit_
 edit distance from a sentence; :mod:`.record` checks the JSON it is read from), :mod:`.build` (the whole
 pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.groups` (groups read from a file), :mod:`.evaluate`.
 
+This module only names them: each is imported from its module on first use (:data:`_LAZY`), so
+that opening the package loads neither numpy nor spaCy.
+
 Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables
 from parallel text by pivoting (:mod:`paralign.pivot`).
 """
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 from ..errors import LatticeError
-from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_from_trees
-from .edit_distance import EditOp
-from .evaluate import (
-    GroupLattices,
-    GroupResult,
-    IncrementalTable,
-    evaluate_group,
-    evaluate_groups,
-    incremental,
-    lattice_for_group,
-    lattice_paraphrases,
-    repetition_ratios,
-    summarize,
-)
-from .forest import ForestNode, Merger
-from .fsa import LatticeBuilder, chain
-from .groups import annotate_groups, mtreference_groups, read_groups, sample_groups
-from .lm import NGramLM
-from .msa import msa_lattice, word_edit_distance
-from .trees import Tree, parse_tree, projective_heads
-from .word_lattice import Lattice, paraphrase_table
+
+if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use
+    from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_from_trees
+    from .edit_distance import EditOp
+    from .evaluate import (
+        GroupLattices,
+        GroupResult,
+        IncrementalTable,
+        evaluate_group,
+        evaluate_groups,
+        incremental,
+        lattice_for_group,
+        lattice_paraphrases,
+        repetition_ratios,
+        summarize,
+    )
+    from .forest import ForestNode, Merger
+    from .fsa import LatticeBuilder, chain
+    from .groups import annotate_groups, mtreference_groups, read_groups, sample_groups
+    from .lm import NGramLM
+    from .msa import msa_lattice, word_edit_distance
+    from .trees import Tree, parse_tree, projective_heads
+    from .word_lattice import Lattice, paraphrase_table
+
+#: The module (of this package) of each name imported on first use.
+_LAZY: dict[str, str] = {
+    "LatticeOptions": "build",
+    "build_lattice": "build",
+    "forest_to_builder": "build",
+    "lattice_from_trees": "build",
+    "EditOp": "edit_distance",
+    "GroupLattices": "evaluate",
+    "GroupResult": "evaluate",
+    "IncrementalTable": "evaluate",
+    "evaluate_group": "evaluate",
+    "evaluate_groups": "evaluate",
+    "incremental": "evaluate",
+    "lattice_for_group": "evaluate",
+    "lattice_paraphrases": "evaluate",
+    "repetition_ratios": "evaluate",
+    "summarize": "evaluate",
+    "ForestNode": "forest",
+    "Merger": "forest",
+    "LatticeBuilder": "fsa",
+    "chain": "fsa",
+    "annotate_groups": "groups",
+    "mtreference_groups": "groups",
+    "read_groups": "groups",
+    "sample_groups": "groups",
+    "NGramLM": "lm",
+    "msa_lattice": "msa",
+    "word_edit_distance": "msa",
+    "Tree": "trees",
+    "parse_tree": "trees",
+    "projective_heads": "trees",
+    "Lattice": "word_lattice",
+    "paraphrase_table": "word_lattice",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """A name of :data:`_LAZY`, imported from its module on first use (then kept here)."""
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    """The module's names and the ones imported on first use, so ``dir()`` and ``help()`` list them."""
+    return sorted(set(globals()) | set(__all__))
+
 
 __all__ = [
     "EditOp", "ForestNode", "GroupLattices", "GroupResult", "IncrementalTable", "Lattice", "LatticeBuilder",
