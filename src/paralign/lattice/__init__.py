@@ -19,9 +19,9 @@ from parallel text by pivoting (:mod:`paralign.pivot`).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from .._moved import first_use_names
 from ..errors import LatticeError
 
 if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use
@@ -83,14 +83,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """A name of :data:`_LAZY`, imported from its module on first use (then kept here)."""
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = first_use_names(__name__, {name: f"{__name__}.{module}" for name, module in _LAZY.items()}, globals())
 
 
 def __dir__() -> list[str]:
