@@ -623,3 +623,17 @@ def test_the_package_names_load_on_first_use():
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, []]
 
+
+def test_one_chunk_size_default_for_the_library_and_the_command_line():
+    """`lattice stats|paraphrases --chunk-size` and the library's evaluate_groups and
+    lattice_paraphrases had their default written twice (16 each); both are CHUNK_GROUPS."""
+    import inspect
+
+    from paralign.cli import build_parser
+    from paralign.lattice import CHUNK_GROUPS, evaluate_groups, lattice_paraphrases
+
+    for function in (evaluate_groups, lattice_paraphrases):
+        assert inspect.signature(function).parameters["chunk_size"].default == CHUNK_GROUPS
+    for action in ("stats", "paraphrases"):
+        args = build_parser().parse_args(["lattice", action, "--groups", "g.tsv"])
+        assert args.chunk_size == CHUNK_GROUPS

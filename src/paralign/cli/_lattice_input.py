@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, FormatError
+from ..lattice import CHUNK_GROUPS
 from ..textio import without_bom
 from ._common import (
     add_format,
@@ -81,7 +82,7 @@ def add_groups(p: argparse.ArgumentParser) -> None:
                    help="Dask worker processes parsing, building and measuring the groups' lattices, the "
                    "results summed here in input order: the same output as one process (default: "
                    "%(default)s: in this process)")
-    p.add_argument("--chunk-size", type=positive_int, default=16, metavar="N",
+    p.add_argument("--chunk-size", type=positive_int, default=CHUNK_GROUPS, metavar="N",
                    help="groups a chunk sent to a worker (default: %(default)s)")
     add_scheduler_option(p)
 

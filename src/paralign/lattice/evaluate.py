@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import SETUP_ERRORS, FormatError, LatticeError, check_count, counted
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
+from . import CHUNK_GROUPS
 from .build import (
     LatticeOptions,
     build_lattice,
@@ -45,10 +46,6 @@ from .word_lattice import Lattice, table_of_pairs
 #: A group not annotated yet: its id and its texts or token lists (as :func:`read_groups` gives them).
 TextGroup = tuple[str, Sequence[str] | Sequence[Sequence[str]]]
 LENGTH_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 10**9))
-#: Groups a chunk of the batch runner on a Dask cluster (in this process each group is a chunk,
-#: so its result, and a progress bar, comes as soon as it is measured). Bible verses take about
-#: 0.1 s a group to parse and measure: a chunk is seconds of work, as align's 64 pairs are.
-CHUNK_GROUPS = 16
 
 
 class GroupLattices:
