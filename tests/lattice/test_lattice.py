@@ -624,16 +624,28 @@ def test_the_package_names_load_on_first_use():
     assert json.loads(done.stdout) == [False, []]
 
 
-def test_one_chunk_size_default_for_the_library_and_the_command_line():
+def test_one_default_for_the_library_and_the_command_line():
     """`lattice stats|paraphrases --chunk-size` and the library's evaluate_groups and
-    lattice_paraphrases had their default written twice (16 each); both are CHUNK_GROUPS."""
+    lattice_paraphrases had their default written twice (16 each), and `lattice stats
+    --incremental-min-size`, IncrementalTable and incremental theirs three times (4): each is one
+    constant of the package now (CHUNK_GROUPS, INCREMENTAL_MIN_SIZE)."""
     import inspect
 
     from paralign.cli import build_parser
-    from paralign.lattice import CHUNK_GROUPS, evaluate_groups, lattice_paraphrases
+    from paralign.lattice import (
+        CHUNK_GROUPS,
+        INCREMENTAL_MIN_SIZE,
+        IncrementalTable,
+        evaluate_groups,
+        incremental,
+        lattice_paraphrases,
+    )
 
     for function in (evaluate_groups, lattice_paraphrases):
         assert inspect.signature(function).parameters["chunk_size"].default == CHUNK_GROUPS
+    for function in (IncrementalTable, incremental):
+        assert inspect.signature(function).parameters["min_size"].default == INCREMENTAL_MIN_SIZE
     for action in ("stats", "paraphrases"):
         args = build_parser().parse_args(["lattice", action, "--groups", "g.tsv"])
         assert args.chunk_size == CHUNK_GROUPS
+    assert build_parser().parse_args(["lattice", "stats", "--groups", "g.tsv"]).incremental_min_size == INCREMENTAL_MIN_SIZE

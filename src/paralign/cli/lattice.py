@@ -18,6 +18,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
+from ..lattice import INCREMENTAL_MIN_SIZE
 from ._command_line import BY_SUFFIX
 from ._common import (
     add_encoding_errors,
@@ -214,7 +215,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                    "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
                    "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
                    "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
-    p.add_argument("--incremental-min-size", type=int_at_least(2), default=4, metavar="N",
+    p.add_argument("--incremental-min-size", type=int_at_least(2), default=INCREMENTAL_MIN_SIZE, metavar="N",
                    help="the smallest group --incremental uses, in distinct sentences (default: "
                    "%(default)s; at least 2: one held out, one to compare with)")
     p.set_defaults(func=run_stats)
@@ -514,7 +515,7 @@ def render_stats(s: dict) -> str:
     lines += [f"  {r['length']}: {counted(r['groups'], 'group')}, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
     if "incremental" in s:
-        size = s.get("incremental_min_size", 4)
+        size = s.get("incremental_min_size", INCREMENTAL_MIN_SIZE)
         lines.append(f"incremental (one sentence held out vs n others, groups of {size} or more sentences):")
         lines += [f"  n={r['n']}: {counted(r['groups'], 'group')}, ed_input {r['ed_input']:.2f}, ed_lattice "
                   f"{r['ed_lattice']:.2f}, gain {r['gain']:.2f}" for r in s["incremental"]]

@@ -11,8 +11,8 @@ edit distance from a sentence; :mod:`.record` checks the JSON it is read from), 
 pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.groups` (groups read from a file), :mod:`.evaluate`.
 
 This module only names them: each is imported from its module on first use (:data:`_LAZY`), so
-that opening the package loads neither numpy nor spaCy: the command line reads
-:data:`CHUNK_GROUPS` here for its --chunk-size default.
+that opening the package loads neither numpy nor spaCy: the command line reads its defaults here
+(:data:`CHUNK_GROUPS`, :data:`INCREMENTAL_MIN_SIZE`).
 
 Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables
 from parallel text by pivoting (:mod:`paralign.pivot`).
@@ -54,6 +54,9 @@ if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names importe
 #: measured). Bible verses take about 0.1 s a group to parse and measure: a chunk is seconds of
 #: work, as align's 64 pairs are.
 CHUNK_GROUPS = 16
+#: The smallest group, in distinct sentences, of the table of added translations
+#: (:class:`.evaluate.IncrementalTable`, `lattice stats --incremental-min-size`).
+INCREMENTAL_MIN_SIZE = 4
 
 #: The module (of this package) of each name imported on first use.
 _LAZY: dict[str, str] = {
@@ -100,7 +103,7 @@ def __dir__() -> list[str]:
 
 
 __all__ = [
-    "CHUNK_GROUPS", "EditOp", "ForestNode", "GroupLattices", "GroupResult", "IncrementalTable", "Lattice", "LatticeBuilder",
+    "CHUNK_GROUPS", "INCREMENTAL_MIN_SIZE", "EditOp", "ForestNode", "GroupLattices", "GroupResult", "IncrementalTable", "Lattice", "LatticeBuilder",
     "LatticeError", "LatticeOptions", "Merger", "NGramLM", "Tree", "annotate_groups",
     "build_lattice", "chain", "evaluate_group", "evaluate_groups", "forest_to_builder",
     "incremental", "lattice_for_group", "lattice_from_trees", "lattice_paraphrases", "msa_lattice",
