@@ -603,6 +603,16 @@ def test_seed_without_what_it_seeds_is_a_usage_error(tmp_path, group_file, capsy
     assert main(["lattice", *argv, *source, "--seed", "3", *seeded]) == 0
 
 
+def test_incremental_min_size_without_incremental_is_a_usage_error(group_file, capsys):
+    """`lattice stats --incremental-min-size N` without --incremental sizes a table that is never
+    made: it exited 0 with the figures and no word that N was unused, as --seed was before."""
+    argv = ["lattice", "stats", "--groups", str(group_file), "--tokenized", "--incremental-min-size", "3"]
+    assert main(argv) == 2
+    assert "--incremental-min-size only matters with --incremental: add --incremental, or leave it out" in \
+        capsys.readouterr().err
+    assert run_json(capsys, *argv, "--incremental", "--format", "json")["incremental_min_size"] == 3
+
+
 @pytest.mark.parametrize("keep_case", [False, True])
 def test_build_json_is_the_librarys_to_dict(group_file, capsys, keep_case):
     """`lattice build --format json` added a "lowercase" key that Lattice.to_dict lacked, so the

@@ -624,14 +624,14 @@ def test_the_package_names_load_on_first_use():
     assert json.loads(done.stdout) == [False, []]
 
 
-def test_one_default_for_the_library_and_the_command_line():
+def test_one_default_for_the_library_and_the_command_line(capsys):
     """`lattice stats|paraphrases --chunk-size` and the library's evaluate_groups and
     lattice_paraphrases had their default written twice (16 each), and `lattice stats
     --incremental-min-size`, IncrementalTable and incremental theirs three times (4): each is one
     constant of the package now (CHUNK_GROUPS, INCREMENTAL_MIN_SIZE)."""
     import inspect
 
-    from paralign.cli import build_parser
+    from paralign.cli import build_parser, main
     from paralign.lattice import (
         CHUNK_GROUPS,
         INCREMENTAL_MIN_SIZE,
@@ -648,4 +648,6 @@ def test_one_default_for_the_library_and_the_command_line():
     for action in ("stats", "paraphrases"):
         args = build_parser().parse_args(["lattice", action, "--groups", "g.tsv"])
         assert args.chunk_size == CHUNK_GROUPS
-    assert build_parser().parse_args(["lattice", "stats", "--groups", "g.tsv"]).incremental_min_size == INCREMENTAL_MIN_SIZE
+    with pytest.raises(SystemExit):  # typed only with --incremental: its default is given at run time
+        main(["lattice", "stats", "--help"])
+    assert f"(default: {INCREMENTAL_MIN_SIZE};" in " ".join(capsys.readouterr().out.split())

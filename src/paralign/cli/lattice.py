@@ -215,9 +215,9 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                    "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
                    "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
                    "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
-    p.add_argument("--incremental-min-size", type=int_at_least(2), default=INCREMENTAL_MIN_SIZE, metavar="N",
+    p.add_argument("--incremental-min-size", type=int_at_least(2), default=None, metavar="N",
                    help="the smallest group --incremental uses, in distinct sentences (default: "
-                   "%(default)s; at least 2: one held out, one to compare with)")
+                   f"{INCREMENTAL_MIN_SIZE}; at least 2: one held out, one to compare with; only with --incremental)")
     p.set_defaults(func=run_stats)
 
 
@@ -462,6 +462,7 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.lm import NGramLM
 
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
+    check_only_with(args, {"--incremental-min-size": INCREMENTAL_MIN_SIZE}, ("--incremental",))
     check_lattice_options(args)
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
     total, groups, lines, skipped = groups_of(args)
