@@ -1216,3 +1216,23 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, capsys, monkeypatch, 
     assert len(started) == 1 and killed == [(1, 30)]
     assert "failed" not in err
     assert out == clean
+
+
+def _help(capsys, *argv: str) -> str:
+    """An action's --help, its white space made single spaces (argparse wraps to the terminal)."""
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_each_action_help_says_what_its_options_do_there(capsys):
+    """Read as a user reads them: `draw --help` and `paths --help` said under --lattice how
+    `distance` lower-cases sentences (they read none), `paraphrases --help` that --seed seeds
+    stats' LM paths and shuffles (it has neither), and `paths --sample` did not say a path may
+    come more than once (drawn with replacement), as the sample shows."""
+    note = "lower-cased as the lattice was built"
+    assert note in _help(capsys, "lattice", "distance")
+    assert all(note not in _help(capsys, "lattice", action) for action in ("draw", "paths"))
+    assert "--seed SEED seed of --sample (default: 0)" in _help(capsys, "lattice", "paraphrases")
+    assert "--incremental's shuffles" in _help(capsys, "lattice", "stats")
+    assert "with replacement: a path may come more than once" in _help(capsys, "lattice", "paths")

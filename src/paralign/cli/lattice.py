@@ -127,7 +127,8 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
     p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
-                   help="N uniformly sampled paths (default: 0, none)")
+                   help="N paths drawn uniformly, with replacement: a path may come more than once "
+                   "(default: 0, none)")
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of --sample (default: 0)")
     p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
                    help="enumerate up to LIMIT paths (default: 0, none)")
@@ -146,7 +147,8 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                        "the sentence. Text: one DISTANCE TAB TOKENS TAB SENTENCE line per sentence, in "
                        "order; JSON: [{sentence, tokens, distance}], a bad line {sentence, tokens, "
                        "distance, line, error}.")
-    add_lattice_options(p)
+    add_lattice_options(p, lattice_note=" (--sentence and --sentences are lower-cased as the lattice was built: the JSON "
+                        "records it, --keep-case or not)")
     p.add_argument("--sentence", action="append", default=[], type=_sentence,
                    help="a sentence (repeatable; one of white space alone is a usage error)")
     p.add_argument("--sentences", default=None, metavar="FILE",
@@ -205,7 +207,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                        "pairs of a JSON groups file, left out. Text: "
                        "one 'key: value' line each (n/a: not measured); JSON: these keys and a few more.")
     add_lattice_options(p, lattice_input=False)
-    add_groups(p)
+    add_groups(p, also_seeds=" and of --lm-train's sampled paths and --incremental's shuffles")
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
     p.add_argument("--lm-train", default=None, metavar="FILE",
                    help="held-out text (one sentence a line, split as the groups are: by spaCy, on white "
