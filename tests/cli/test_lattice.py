@@ -1236,3 +1236,15 @@ def test_each_action_help_says_what_its_options_do_there(capsys):
     assert "--seed SEED seed of --sample (default: 0)" in _help(capsys, "lattice", "paraphrases")
     assert "--incremental's shuffles" in _help(capsys, "lattice", "stats")
     assert "with replacement: a path may come more than once" in _help(capsys, "lattice", "paths")
+
+
+def test_stats_of_no_group_says_min_size_only_when_it_was_typed(tmp_path, group_file, capsys):
+    """An empty groups file said `no groups of --min-size 1 or more sentences`, naming an option
+    the user never typed; it says `no groups` now, and --min-size N when it left every group
+    out (distinct sentences, as paraphrases says it and as --min-size counts)."""
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("", encoding="utf-8")
+    assert main(["lattice", "stats", "--groups", str(empty)]) == 1
+    assert capsys.readouterr().err.strip().endswith(f"{empty}: no groups: nothing to measure")
+    assert main(["lattice", "stats", "--groups", str(group_file), "--tokenized", "--min-size", "2"]) == 1
+    assert "no groups of --min-size 2 or more distinct sentences: nothing to measure" in capsys.readouterr().err

@@ -469,8 +469,8 @@ def run_stats(args: argparse.Namespace) -> int:
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
     total, groups, lines, skipped = groups_of(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
-        raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
-                                "or more sentences: nothing to measure")
+        which = f" of --min-size {args.min_size} or more distinct sentences" if args.min_size > 1 else ""
+        raise EmptyScoringError(f"{input_name(args.groups)}: no groups{which}: nothing to measure")
     errors: list[dict] = []
     table = IncrementalTable(lattice_options(args), min_size=args.incremental_min_size, seed=args.seed,
                              errors=errors) if args.incremental else None
