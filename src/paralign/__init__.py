@@ -6,10 +6,10 @@ metrics, pivoting, lattices) are imported on first use, so `import paralign` sta
 
 from __future__ import annotations
 
-import importlib
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
+from ._moved import first_use_names
 from ._version import __version__
 from .aligners import get_aligner
 from .alignment import AlignedSentences, Alignment, symmetrize
@@ -78,13 +78,7 @@ _LAZY: dict[str, str] = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'paralign' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value
-    return value
+__getattr__ = first_use_names(__name__, _LAZY, globals())
 
 
 __all__ = [

@@ -1,11 +1,16 @@
-"""Old import paths that keep working for one release, with a DeprecationWarning.
+"""Names a module serves from another: old import paths that keep working for one release, with
+a DeprecationWarning, and a package's names loaded from their modules on first use.
 
 When the layout moves a name, its old module keeps a module-level ``__getattr__`` made by
 :func:`moved_names`, so ``from paralign.old import name`` still works and says where the name lives
 now. When a whole module moves, its old file calls :func:`alias_module` and becomes the new module.
 
-Not for: anything but moved names. No behaviour lives here, and library code never imports an old
-path (the warning is for users' code).
+A package whose names would load heavy libraries when opened serves them with
+:func:`first_use_names` instead (``paralign``, ``paralign.lattice``): each is imported from its
+module when first asked for, then kept in the package.
+
+Not for: anything but names served from another module. No behaviour lives here, and library
+code never imports an old path (the warning is for users' code).
 """
 
 from __future__ import annotations
@@ -56,3 +61,18 @@ def alias_module(old_module: str, new_module: str) -> None:
     parent, _, child = old_module.rpartition(".")
     if parent in sys.modules:
         setattr(sys.modules[parent], child, module)
+
+
+def first_use_names(package: str, homes: Mapping[str, str], namespace: dict[str, Any]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` for `package` that imports each name of `homes` (name -> the
+    module it lives in) on first use and keeps it in `namespace` (the package's ``globals()``),
+    so the module is asked once; any other name is an AttributeError."""
+
+    def __getattr__(name: str) -> Any:
+        module = homes.get(name)
+        if module is None:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}")
+        value = namespace[name] = getattr(importlib.import_module(module), name)
+        return value
+
+    return __getattr__

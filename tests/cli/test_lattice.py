@@ -603,6 +603,16 @@ def test_seed_without_what_it_seeds_is_a_usage_error(tmp_path, group_file, capsy
     assert main(["lattice", *argv, *source, "--seed", "3", *seeded]) == 0
 
 
+def test_incremental_min_size_without_incremental_is_a_usage_error(group_file, capsys):
+    """`lattice stats --incremental-min-size N` without --incremental sizes a table that is never
+    made: it exited 0 with the figures and no word that N was unused, as --seed was before."""
+    argv = ["lattice", "stats", "--groups", str(group_file), "--tokenized", "--incremental-min-size", "3"]
+    assert main(argv) == 2
+    assert "--incremental-min-size only matters with --incremental: add --incremental, or leave it out" in \
+        capsys.readouterr().err
+    assert run_json(capsys, *argv, "--incremental", "--format", "json")["incremental_min_size"] == 3
+
+
 @pytest.mark.parametrize("keep_case", [False, True])
 def test_build_json_is_the_librarys_to_dict(group_file, capsys, keep_case):
     """`lattice build --format json` added a "lowercase" key that Lattice.to_dict lacked, so the
@@ -1136,3 +1146,105 @@ def test_missing_wordnet_is_one_error_not_a_failure_per_group(tmp_path, capsys, 
     assert main(["lattice", action, "--groups", str(groups), "--tokenized", "--wordnet"]) == 1
     err = capsys.readouterr().err
     assert err.count("WordNet not found") == 1 and "group line" not in err and "every group failed" not in err
+
+
+def test_paths_no_inputs_counts_the_new_paths_once(tmp_path, capsys, monkeypatch):
+    """`paths --no-inputs -k K --sample N` counted the paths spelling an input three times for
+    one lattice (for the count, then again inside the k best and inside the sample): one
+    :class:`paralign.lattice.new_paths.NewPaths` now counts them once and answers all, with the
+    same output."""
+    from paralign.lattice.new_paths import NewPaths
+
+    counted = []
+    original = NewPaths._new_counts
+    monkeypatch.setattr(NewPaths, "_new_counts", lambda self: counted.append(1) or original(self))
+    group = tmp_path / "g.txt"
+    group.write_text("the cat sat\na cat sat\nthe cat was sitting\n", encoding="utf-8")
+    new = run_json(capsys, "lattice", "paths", str(group), "--tokenized", "--all", "9", "-k", "5", "--sample", "4",
+                   "--no-inputs")
+    assert new["new_paths"] == "1" and new["all"] == ["a cat was sitting"] and new["sample"] == new["all"] * 4
+    assert counted == [1]
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, capsys, monkeypatch, action):
+    """`lattice stats|paraphrases --workers 2` with one of the local cluster's workers killed
+    (SIGKILL, as the kernel's OOM killer would) once the first group is summed, the others still
+    to come: one running a chunk (as it was in every run seen), else either. Dask runs the dead
+    worker's chunks again elsewhere and its nanny starts another, and the output is that of one
+    process, no group failed. The cluster is the command's own (127.0.0.1), closed with it; as the
+    pivot's test_a_worker_killed_mid_run_changes_nothing."""
+    import os
+    import signal
+
+    from distributed import Client
+
+    import paralign.cli.lattice as command
+    import paralign.cluster as cluster_module
+
+    groups = tmp_path / "groups.tsv"
+    variants = (GROUP, GROUP[:2], GROUP[1:], GROUP[::2])
+    groups.write_text("".join("\t".join(variants[k % 4]) + "\n" for k in range(30)), encoding="utf-8")
+    argv = ["lattice", action, "--groups", str(groups), "--tokenized", "--chunk-size", "2", "--format", "json"]
+    if action == "stats":
+        argv += ["--leave-one-out", "--incremental", "--incremental-min-size", "2"]
+    assert main([*argv, "--workers", "1"]) == 0
+    clean = capsys.readouterr().out
+
+    started, killed = [], []
+    start_local = cluster_module._start_local
+    monkeypatch.setattr(cluster_module, "_start_local", lambda options: started.append(start_local(options))
+                        or started[-1])
+
+    def kill_one_busy_worker(done: int, total: int) -> None:
+        with Client(started[0].scheduler_address, set_as_default=False, timeout=60) as client:
+            busy = [address for address, keys in client.processing().items() if keys]
+            pid = client.run(os.getpid, workers=busy[:1] or None)
+            os.kill(next(iter(pid.values())), signal.SIGKILL)
+        killed.append((done, total))
+
+    def progress_then_kill(items, desc, total=None, **_):
+        for done, item in enumerate(items, start=1):
+            yield item
+            if done == 1 and started:  # one group summed here, the others still to come
+                kill_one_busy_worker(done, total)
+
+    monkeypatch.setattr(command, "progress", progress_then_kill)
+    assert main([*argv, "--workers", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert len(started) == 1 and killed == [(1, 30)]
+    assert "failed" not in err
+    assert out == clean
+
+
+def _help(capsys, *argv: str) -> str:
+    """An action's --help, its white space made single spaces (argparse wraps to the terminal)."""
+    with pytest.raises(SystemExit):
+        main([*argv, "--help"])
+    return " ".join(capsys.readouterr().out.split())
+
+
+def test_each_action_help_says_what_its_options_do_there(capsys):
+    """Read as a user reads them: `draw --help` and `paths --help` said under --lattice how
+    `distance` lower-cases sentences (they read none), `paraphrases --help` that --seed seeds
+    stats' LM paths and shuffles (it has neither), and `paths --sample` did not say a path may
+    come more than once (drawn with replacement), as the sample shows."""
+    note = "lower-cased as the lattice was built"
+    assert note in _help(capsys, "lattice", "distance")
+    assert all(note not in _help(capsys, "lattice", action) for action in ("draw", "paths"))
+    assert "--seed SEED seed of --sample (default: 0)" in _help(capsys, "lattice", "paraphrases")
+    assert "--incremental's shuffles" in _help(capsys, "lattice", "stats")
+    assert "with replacement: a path may come more than once" in _help(capsys, "lattice", "paths")
+
+
+def test_stats_of_no_group_says_min_size_only_when_it_was_typed(tmp_path, group_file, capsys):
+    """An empty groups file said `no groups of --min-size 1 or more sentences`, naming an option
+    the user never typed; it says `no groups` now, and --min-size N when it left every group
+    out (distinct sentences, as paraphrases says it and as --min-size counts)."""
+    empty = tmp_path / "empty.tsv"
+    empty.write_text("", encoding="utf-8")
+    assert main(["lattice", "stats", "--groups", str(empty)]) == 1
+    assert capsys.readouterr().err.strip().endswith(f"{empty}: no groups: nothing to measure")
+    assert main(["lattice", "stats", "--groups", str(group_file), "--tokenized", "--min-size", "2"]) == 1
+    assert "no groups of --min-size 2 or more distinct sentences: nothing to measure" in capsys.readouterr().err

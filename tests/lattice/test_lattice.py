@@ -605,3 +605,49 @@ def test_a_group_that_fails_on_a_worker_is_reported_and_the_others_kept() -> Non
     summary, pairs, errors = runs[0]
     assert summary["groups"] == 3 and [e["group"] for e in summary["errors"]] == ["bad"] == [e["group"] for e in errors]
     assert summary["errors"][0]["error"].startswith("InputTypeError: ") and ("a", "the", 3.0) in pairs
+
+
+def test_the_package_names_load_on_first_use():
+    """`paralign.lattice` imported every stage (numpy with the edit distance) when opened, so the
+    command line, whose `--help` loads no heavy library, could read nothing from it at import.
+    Its names now load on first use: opening it loads no numpy, and every name of ``__all__``
+    comes from its module."""
+    import json
+    import subprocess
+    import sys
+
+    code = ("import json, sys, paralign.lattice as L\n"
+            "light = 'numpy' in sys.modules\n"
+            "print(json.dumps([light, sorted(n for n in L.__all__ if getattr(L, n, None) is None)]))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, []]
+
+
+def test_one_default_for_the_library_and_the_command_line(capsys):
+    """`lattice stats|paraphrases --chunk-size` and the library's evaluate_groups and
+    lattice_paraphrases had their default written twice (16 each), and `lattice stats
+    --incremental-min-size`, IncrementalTable and incremental theirs three times (4): each is one
+    constant of the package now (CHUNK_GROUPS, INCREMENTAL_MIN_SIZE)."""
+    import inspect
+
+    from paralign.cli import build_parser, main
+    from paralign.lattice import (
+        CHUNK_GROUPS,
+        INCREMENTAL_MIN_SIZE,
+        IncrementalTable,
+        evaluate_groups,
+        incremental,
+        lattice_paraphrases,
+    )
+
+    for function in (evaluate_groups, lattice_paraphrases):
+        assert inspect.signature(function).parameters["chunk_size"].default == CHUNK_GROUPS
+    for function in (IncrementalTable, incremental):
+        assert inspect.signature(function).parameters["min_size"].default == INCREMENTAL_MIN_SIZE
+    for action in ("stats", "paraphrases"):
+        args = build_parser().parse_args(["lattice", action, "--groups", "g.tsv"])
+        assert args.chunk_size == CHUNK_GROUPS
+    with pytest.raises(SystemExit):  # typed only with --incremental: its default is given at run time
+        main(["lattice", "stats", "--help"])
+    assert f"(default: {INCREMENTAL_MIN_SIZE};" in " ".join(capsys.readouterr().out.split())

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,6 +52,7 @@ def test_new_paths_are_the_paths_less_those_spelling_an_input(lattice, data):
     assert all(words in new for _, words in best)
     sample = new_sample(lattice, 5, 1, inputs)
     assert len(sample) == (5 if new else 0) and set(sample) <= set(new)
+    assert new_sample(lattice, 2, 1, inputs) == sample[:2]  # a larger sample begins with the smaller one
 
 
 def test_a_sample_of_new_paths_is_uniform_over_them_and_seeded():
@@ -69,3 +71,27 @@ def test_a_sample_of_new_paths_is_uniform_over_them_and_seeded():
     assert all(850 < c < 1150 for c in counts.values())
     assert new_sample(lattice, 2000, 5, inputs) == sample and new_sample(lattice, 10, 5, inputs) == sample[:10]
     assert new_sample(lattice, 3, 0, [*inputs, ("a", "b", "z"), ("x", "b", "c")]) == []  # no new path
+
+
+@pytest.mark.timeout(30)
+def test_a_sample_comes_at_once_when_nearly_every_path_spells_an_input():
+    """New paths were drawn by rejection from every path, the draws doubled until enough were
+    new, with no bound: 2^40 paths spelling the one input through epsilons and one path new
+    drew for hours (memory growing) for a sample of 3. Each draw now walks only the new paths:
+    one walk a draw, and the sample is that one path, drawn 3 times."""
+    b = LatticeBuilder()
+    m = 40
+    states = [b.start] + [b.new_state() for _ in range(m - 1)] + [b.end]
+    for i in range(m):  # two paths spelling "x" between each two states: 2^m spelling x^m
+        mid = b.new_state()
+        b.add_edge(states[i], "x", states[i + 1])
+        b.add_edge(states[i], "x", mid)
+        b.add_edge(mid, None, states[i + 1])
+    b.add_edge(b.start, "y", b.end)
+    lattice = b.freeze()
+    inputs = [("x",) * m]
+    assert lattice.path_count() == 2**m + 1 and spelling_count(lattice, inputs[0]) == 2**m
+    assert new_path_count(lattice, inputs) == 1
+    assert new_sample(lattice, 3, 0, inputs) == [("y",)] * 3
+    assert new_sample(lattice, 3, 0, [*inputs, ("y",)]) == []
+

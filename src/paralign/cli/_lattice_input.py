@@ -13,6 +13,7 @@ from contextlib import ExitStack
 from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError, FormatError
+from ..lattice import CHUNK_GROUPS
 from ..textio import without_bom
 from ._common import (
     add_format,
@@ -37,17 +38,16 @@ if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (
 
 
 def add_lattice_options(
-    p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None
+    p: argparse.ArgumentParser, lattice_input: bool = True, format_help: str | None = None, lattice_note: str = ""
 ) -> None:
-    """The options of every action: the input (unless `lattice_input` is False), how a lattice is
-    built, --format (with `format_help`) and -o."""
+    """The options of every action: the input (unless `lattice_input` is False) and --lattice (its
+    help ending with `lattice_note`, what it means for this action), how a lattice is built,
+    --format (with `format_help`) and -o."""
     if lattice_input:  # None, not '-', when not given: --lattice leaves a given one unused
         p.add_argument("input", nargs="?", default=None,
                        help="one group: sentences one a line (default: stdin)")
         p.add_argument("--lattice", default=None, metavar="JSON",
-                       help="use a lattice written by `lattice build --format json` instead of "
-                       "sentences (distance lower-cases sentences as the lattice was built: "
-                       "the JSON records it, --keep-case or not)")
+                       help=f"use a lattice written by `lattice build --format json` instead of sentences{lattice_note}")
     p.add_argument("--tokenized", action="store_true",
                    help="sentences are whitespace-tokenised (parsed as given)")
     p.add_argument("--method", choices=("syntax", "msa"), default="syntax",
@@ -62,8 +62,9 @@ def add_lattice_options(
     add_output(p)
 
 
-def add_groups(p: argparse.ArgumentParser) -> None:
-    """--groups and which of them (paraphrases, stats)."""
+def add_groups(p: argparse.ArgumentParser, also_seeds: str = "") -> None:
+    """--groups and which of them (paraphrases, stats); `also_seeds`: what --seed seeds besides
+    --sample, in its help."""
     p.add_argument("--groups", required=True,
                    help="groups file: TSV, one group a line, every cell of a line is a sentence (no id column, "
                    "no header line: they would be merged as sentences), or the Bible layout (a header "
@@ -75,13 +76,12 @@ def add_groups(p: argparse.ArgumentParser) -> None:
     p.add_argument("--sample", type=positive_int, default=None, metavar="N",
                    help="a seeded sample of N >= 1 groups (default: all)")
     p.add_argument("--seed", type=non_negative_int, default=None,
-                   help="seed of --sample (and, for stats, of --lm-train's sampled paths and --incremental's "
-                   "shuffles; default: 0)")
+                   help=f"seed of --sample{also_seeds} (default: 0)")
     p.add_argument("--workers", type=positive_int, default=1,
                    help="Dask worker processes parsing, building and measuring the groups' lattices, the "
                    "results summed here in input order: the same output as one process (default: "
                    "%(default)s: in this process)")
-    p.add_argument("--chunk-size", type=positive_int, default=16, metavar="N",
+    p.add_argument("--chunk-size", type=positive_int, default=CHUNK_GROUPS, metavar="N",
                    help="groups a chunk sent to a worker (default: %(default)s)")
     add_scheduler_option(p)
 

@@ -18,6 +18,7 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
+from ..lattice import INCREMENTAL_MIN_SIZE
 from ._command_line import BY_SUFFIX
 from ._common import (
     add_encoding_errors,
@@ -126,7 +127,8 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
     p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
                    help="the K most probable paths (default: 0, none)")
     p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
-                   help="N uniformly sampled paths (default: 0, none)")
+                   help="N paths drawn uniformly, with replacement: a path may come more than once "
+                   "(default: 0, none)")
     p.add_argument("--seed", type=non_negative_int, default=None, help="seed of --sample (default: 0)")
     p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
                    help="enumerate up to LIMIT paths (default: 0, none)")
@@ -145,7 +147,8 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                        "the sentence. Text: one DISTANCE TAB TOKENS TAB SENTENCE line per sentence, in "
                        "order; JSON: [{sentence, tokens, distance}], a bad line {sentence, tokens, "
                        "distance, line, error}.")
-    add_lattice_options(p)
+    add_lattice_options(p, lattice_note=" (--sentence and --sentences are lower-cased as the lattice was built: the JSON "
+                        "records it, --keep-case or not)")
     p.add_argument("--sentence", action="append", default=[], type=_sentence,
                    help="a sentence (repeatable; one of white space alone is a usage error)")
     p.add_argument("--sentences", default=None, metavar="FILE",
@@ -204,7 +207,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                        "pairs of a JSON groups file, left out. Text: "
                        "one 'key: value' line each (n/a: not measured); JSON: these keys and a few more.")
     add_lattice_options(p, lattice_input=False)
-    add_groups(p)
+    add_groups(p, also_seeds=" and of --lm-train's sampled paths and --incremental's shuffles")
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
     p.add_argument("--lm-train", default=None, metavar="FILE",
                    help="held-out text (one sentence a line, split as the groups are: by spaCy, on white "
@@ -214,9 +217,9 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                    "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
                    "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
                    "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
-    p.add_argument("--incremental-min-size", type=int_at_least(2), default=4, metavar="N",
+    p.add_argument("--incremental-min-size", type=int_at_least(2), default=None, metavar="N",
                    help="the smallest group --incremental uses, in distinct sentences (default: "
-                   "%(default)s; at least 2: one held out, one to compare with)")
+                   f"{INCREMENTAL_MIN_SIZE}; at least 2: one held out, one to compare with; only with --incremental)")
     p.set_defaults(func=run_stats)
 
 
@@ -327,12 +330,11 @@ def run_paths(args: argparse.Namespace) -> int:
     result: dict = {"paths": str(count), "log10_paths": lattice.log10_paths(),
                     "states": lattice.n_states, "edges": lattice.n_edges}
     if inputs is not None:
-        from ..lattice.new_paths import new_kbest, new_path_count, new_paths, new_sample
+        from ..lattice.new_paths import NewPaths
 
-        result["new_paths"] = str(new_path_count(lattice, inputs))
-        kbest = new_kbest(lattice, args.kbest, inputs)
-        sample = new_sample(lattice, args.sample, args.seed, inputs)
-        paths = new_paths(lattice, inputs)
+        new = NewPaths(lattice, inputs)  # the new paths counted once, for the count and every list
+        result["new_paths"] = str(new.count)
+        kbest, sample, paths = new.kbest(args.kbest), new.sample(args.sample, args.seed), new.paths()
     else:
         kbest, sample, paths = lattice.kbest(args.kbest), lattice.sample(args.sample, args.seed), lattice.paths()
     if args.kbest:
@@ -462,12 +464,13 @@ def run_stats(args: argparse.Namespace) -> int:
     from ..lattice.lm import NGramLM
 
     check_only_with(args, {"--seed": 0}, ("--sample", "--lm-train", "--incremental"))
+    check_only_with(args, {"--incremental-min-size": INCREMENTAL_MIN_SIZE}, ("--incremental",))
     check_lattice_options(args)
     lm = NGramLM().fit(_lm_sentences(args)) if args.lm_train else None
     total, groups, lines, skipped = groups_of(args)
     if total == 0:  # statistics of nothing are not zeros (docs/CLI.md, empty input)
-        raise EmptyScoringError(f"{input_name(args.groups)}: no groups of --min-size {args.min_size} "
-                                "or more sentences: nothing to measure")
+        which = f" of --min-size {args.min_size} or more distinct sentences" if args.min_size > 1 else ""
+        raise EmptyScoringError(f"{input_name(args.groups)}: no groups{which}: nothing to measure")
     errors: list[dict] = []
     table = IncrementalTable(lattice_options(args), min_size=args.incremental_min_size, seed=args.seed,
                              errors=errors) if args.incremental else None
@@ -515,7 +518,7 @@ def render_stats(s: dict) -> str:
     lines += [f"  {r['length']}: {counted(r['groups'], 'group')}, mean log10 {r['mean_log10_paths']:.2f}, "
               f"max {r['max_log10_paths']:.2f}" for r in s["paths_by_length"]]
     if "incremental" in s:
-        size = s.get("incremental_min_size", 4)
+        size = s.get("incremental_min_size", INCREMENTAL_MIN_SIZE)
         lines.append(f"incremental (one sentence held out vs n others, groups of {size} or more sentences):")
         lines += [f"  n={r['n']}: {counted(r['groups'], 'group')}, ed_input {r['ed_input']:.2f}, ed_lattice "
                   f"{r['ed_lattice']:.2f}, gain {r['gain']:.2f}" for r in s["incremental"]]

@@ -22,6 +22,7 @@ from typing import Any
 from ..errors import SETUP_ERRORS, FormatError, LatticeError, check_count, counted
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
+from . import CHUNK_GROUPS, INCREMENTAL_MIN_SIZE
 from .build import (
     LatticeOptions,
     build_lattice,
@@ -45,10 +46,6 @@ from .word_lattice import Lattice, table_of_pairs
 #: A group not annotated yet: its id and its texts or token lists (as :func:`read_groups` gives them).
 TextGroup = tuple[str, Sequence[str] | Sequence[Sequence[str]]]
 LENGTH_BINS = ((0, 10), (10, 20), (20, 30), (30, 40), (40, 10**9))
-#: Groups a chunk of the batch runner on a Dask cluster (in this process each group is a chunk,
-#: so its result, and a progress bar, comes as soon as it is measured). Bible verses take about
-#: 0.1 s a group to parse and measure: a chunk is seconds of work, as align's 64 pairs are.
-CHUNK_GROUPS = 16
 
 
 class GroupLattices:
@@ -384,7 +381,7 @@ class IncrementalTable:
     :func:`evaluate_groups` lists them) and left out, and the others are counted; without one
     its exception propagates. The other groups' shuffles are the same either way."""
 
-    def __init__(self, options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+    def __init__(self, options: LatticeOptions | None = None, *, min_size: int = INCREMENTAL_MIN_SIZE, seed: int = 0,
                  errors: list[dict] | None = None) -> None:
         self.options = options
         self.min_size = min_size
@@ -455,7 +452,7 @@ def incremental_rows(g: GroupLattices, order: Sequence[int]) -> list[tuple[int, 
 
 
 def incremental(
-    groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = 4, seed: int = 0,
+    groups: Iterable[Group], options: LatticeOptions | None = None, *, min_size: int = INCREMENTAL_MIN_SIZE, seed: int = 0,
     errors: list[dict] | None = None,
 ) -> list[dict]:
     """The :class:`IncrementalTable` of `groups` (Pang et al. table 5: ed_input and ed_lattice
