@@ -1015,3 +1015,31 @@ def test_similarity_aligner_exact_on_token_lists_signs_no_spacy_and_parses_nothi
     assert main(["similarity", "--pairs", str(mixed), "--aligner", "exact", "--format", "json"]) == 0
     assert "|spacy:" in json.loads(capsys.readouterr().out)["signature"]  # its tokenizer split the text row
     assert spacy_calls["pipe"] == 0
+
+
+def test_similarity_signs_the_tokens_its_pairs_were_given_as_align_signs_them(tmp_path, capsys):
+    """A JSON record's token lists are scored on those tokens, not spaCy's, and change the score
+    (`The cat 's toy .` split on white space is not `The cat's toy.` as spaCy splits it); align
+    signs such a pair `tok:none` (`tok:none/spacy` for one side's), but similarity signed every
+    run as one on texts. Now the run's signature has align's tok part (one tokens_part), and a
+    run whose pairs differ says `mixed` for the side that differs."""
+    forms = {"lists": (["The", "cat's", "toy", "."], ["A", "cat", "toy", "."]),
+             "source": (["The", "cat's", "toy", "."], "A cat toy."),
+             "texts": ("The cat's toy.", "A cat toy.")}
+    scores, signatures = {}, {}
+    for name, (source, target) in forms.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps({"source": source, "target": target}) + "\n", encoding="utf-8")
+        result, _ = run_json(capsys, ["similarity", "--pairs", str(path), "--aligner", "exact"])
+        scores[name], signatures[name] = result["scores"][0], _parts(result["signature"])
+        assert main(["align", str(path), "--aligner", "exact", "--format", "json"]) == 0
+        aligned = _parts(json.loads(capsys.readouterr().out)["signature"])
+        assert signatures[name].get("tok") == aligned.get("tok")
+        assert list(signatures[name])[1:] == list(aligned)  # signal, then align's parts in align's order
+    assert [signatures[name].get("tok") for name in forms] == ["none", "none/spacy", None]
+    assert scores["lists"] != scores["texts"]  # the tokens change the score: the signature tells the runs apart
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text((tmp_path / "lists.jsonl").read_text(encoding="utf-8") +
+                     (tmp_path / "texts.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(mixed), "--aligner", "exact"])
+    assert _parts(result["signature"])["tok"] == "mixed"
