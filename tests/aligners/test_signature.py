@@ -12,6 +12,7 @@ from paralign.aligners.registry import get_aligner
 from paralign.aligners.signature import (
     aligner_parts,
     alignment_signature,
+    batch_tokens_part,
     closest_preset,
     join_signature,
     spacy_id,
@@ -102,6 +103,18 @@ def test_a_pair_given_tokens_on_one_side_signs_each_sides_tokenizer_source_first
     ``none/spacy`` (``spacy/none``), where a flag per side is given; both or neither as before."""
     assert tokens_part((True, False)) == {"tok": "none/spacy"} and tokens_part((False, True)) == {"tok": "spacy/none"}
     assert tokens_part((True, True)) == tokens_part(True) and tokens_part((False, False)) == tokens_part(False)
+
+
+def test_a_batch_signs_each_sides_tokenizer_and_mixed_where_its_pairs_differ() -> None:
+    """One signature over many pairs (similarity's run) names each side as tokens_part names a
+    pair's when every pair agrees, ``mixed`` where some gave that side as tokens and others as
+    text; a batch of texts (or of no pair) has no part, as before."""
+    assert batch_tokens_part([]) == batch_tokens_part([(False, False)] * 3) == {}
+    for sides in [(True, True), (True, False), (False, True)]:
+        assert batch_tokens_part([sides, sides]) == tokens_part(sides)
+    assert batch_tokens_part([(True, True), (False, False)]) == {"tok": "mixed"}
+    assert batch_tokens_part([(True, True), (True, False)]) == {"tok": "none/mixed"}
+    assert batch_tokens_part([(False, True), (False, False)]) == {"tok": "spacy/mixed"}
 
 
 def test_an_unknown_alignment_function_is_named_by_its_label() -> None:

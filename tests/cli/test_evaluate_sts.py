@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from paralign.cli import main
 
 XSS = "<script>alert(1)</script>"
@@ -397,3 +399,14 @@ def test_a_long_list_of_bad_lines_is_cut_short_on_stderr(tmp_path: Path, capsys)
     assert lines[lines.index(skipped[-1]) + 1] == ("paralign: warning: more than 20 bad items: further ones are "
                                                    "counted, not shown")
     assert lines[-1] == "paralign: warning: ... and 25 more warnings"
+
+
+def test_help_says_what_the_command_does_and_that_idf_from_repeats(capsys) -> None:
+    """`evaluate-sts --help` began with how several files are named: nothing said that it scores
+    the pairs and correlates the scores with the gold ones, nor that its text figures are
+    percents (the JSON's fractions); --idf-from said "file(s)" where it takes one a time."""
+    with pytest.raises(SystemExit):
+        main(["evaluate-sts", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "correlate the scores with the file's gold scores: Pearson and Spearman, printed in percent" in text
+    assert "(for --signal idf*; repeatable)" in text and "file(s)" not in text

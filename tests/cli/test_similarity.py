@@ -1015,3 +1015,64 @@ def test_similarity_aligner_exact_on_token_lists_signs_no_spacy_and_parses_nothi
     assert main(["similarity", "--pairs", str(mixed), "--aligner", "exact", "--format", "json"]) == 0
     assert "|spacy:" in json.loads(capsys.readouterr().out)["signature"]  # its tokenizer split the text row
     assert spacy_calls["pipe"] == 0
+
+
+def test_similarity_signs_the_tokens_its_pairs_were_given_as_align_signs_them(tmp_path, capsys):
+    """A JSON record's token lists are scored on those tokens, not spaCy's, and change the score
+    (`The cat 's toy .` split on white space is not `The cat's toy.` as spaCy splits it); align
+    signs such a pair `tok:none` (`tok:none/spacy` for one side's), but similarity signed every
+    run as one on texts. Now the run's signature has align's tok part (one tokens_part), and a
+    run whose pairs differ says `mixed` for the side that differs."""
+    forms = {"lists": (["The", "cat's", "toy", "."], ["A", "cat", "toy", "."]),
+             "source": (["The", "cat's", "toy", "."], "A cat toy."),
+             "texts": ("The cat's toy.", "A cat toy.")}
+    scores, signatures = {}, {}
+    for name, (source, target) in forms.items():
+        path = tmp_path / f"{name}.jsonl"
+        path.write_text(json.dumps({"source": source, "target": target}) + "\n", encoding="utf-8")
+        result, _ = run_json(capsys, ["similarity", "--pairs", str(path), "--aligner", "exact"])
+        scores[name], signatures[name] = result["scores"][0], _parts(result["signature"])
+        assert main(["align", str(path), "--aligner", "exact", "--format", "json"]) == 0
+        aligned = _parts(json.loads(capsys.readouterr().out)["signature"])
+        assert signatures[name].get("tok") == aligned.get("tok")
+        assert list(signatures[name])[1:] == list(aligned)  # signal, then align's parts in align's order
+    assert [signatures[name].get("tok") for name in forms] == ["none", "none/spacy", None]
+    assert scores["lists"] != scores["texts"]  # the tokens change the score: the signature tells the runs apart
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text((tmp_path / "lists.jsonl").read_text(encoding="utf-8") +
+                     (tmp_path / "texts.jsonl").read_text(encoding="utf-8"), encoding="utf-8")
+    result, _ = run_json(capsys, ["similarity", "--pairs", str(mixed), "--aligner", "exact"])
+    assert _parts(result["signature"])["tok"] == "mixed"
+
+
+def test_numbered_pairs_whose_ids_are_within_0_5_and_input_format_read_both_ways(tmp_path, capsys):
+    """`1 TAB s1 TAB s2`, `2 ...`, `3 ...` (ids all within the gold scores' 0-5) were read as
+    SemEval STS, the ids dropped as gold scores, without a word. Ids that count up are ids now,
+    and the guess is said (stderr and "notes"); --input-format sts reads them as scores, and
+    --input-format tsv reads any whole numbers as ids (as align reads them), each with no note.
+    --input-format says what --pairs holds: with --source/--target it is a usage error."""
+    pairs = [("A man is eating.", "A man eats."), ("The cat sat.", "A dog ran."), ("It rains.", "It is raining.")]
+
+    def numbered_file(name: str, ids: list[int]) -> str:
+        path = tmp_path / name
+        path.write_text("".join(f"{i}\t{a}\t{b}\n" for i, (a, b) in zip(ids, pairs, strict=True)), encoding="utf-8")
+        return str(path)
+
+    counting, scores = numbered_file("ids.tsv", [1, 2, 3]), numbered_file("scores.tsv", [3, 5, 2])
+    base = ["similarity", "--aligner", "exact", "--pairs"]
+    result, err = run_json(capsys, base + [counting])
+    assert result["ids"] == ["1", "2", "3"] and None not in result["scores"]
+    assert result["notes"] == [f"{counting}: the first fields (1, 2, 3) count up as ids do, so they are read as the "
+                               "pairs' ids (id TAB s1 TAB s2); if they are gold scores (SemEval STS: score TAB s1 TAB "
+                               "s2), give --input-format sts"] and result["notes"][0] in err
+    as_scores, err = run_json(capsys, base + [counting, "--input-format", "sts"])
+    assert "ids" not in as_scores and as_scores["notes"] == [] and err == ""
+    assert as_scores["scores"] == result["scores"]  # the same sentences either way
+    guessed, err = run_json(capsys, base + [scores])
+    assert "ids" not in guessed and "--input-format tsv" in guessed["notes"][0] and "gold scores" in err
+    as_ids, err = run_json(capsys, base + [scores, "--input-format", "tsv"])
+    assert as_ids["ids"] == ["3", "5", "2"] and as_ids["notes"] == [] and err == ""
+    assert main(["align", scores, "--aligner", "exact", "--format", "json"]) == 0
+    assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == as_ids["ids"]
+    assert main(base[:-1] + ["--source", counting, "--target", counting, "--input-format", "tsv"]) == 2
+    assert "--input-format tsv says what --pairs holds" in capsys.readouterr().err

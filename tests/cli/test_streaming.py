@@ -115,14 +115,20 @@ def test_align_answers_a_line_while_its_writer_waits(monkeypatch, fmt) -> None:
     assert rest == "" and run.status == [0]
 
 
-def test_similarity_answers_a_line_while_its_writer_waits(monkeypatch) -> None:
+@pytest.mark.parametrize(("options", "lines"), [
+    ([], ['{"source": "A man plays a guitar.", "target": "A man plays a guitar."}\n',
+          '{"source": "Cats sleep.", "target": "Dogs bark loudly."}\n']),
+    (["--input-format", "tsv"], ["1\tA man plays a guitar.\tA man plays a guitar.\n", "Cats sleep.\tDogs bark loudly.\n"]),
+])
+def test_similarity_answers_a_line_while_its_writer_waits(monkeypatch, options, lines) -> None:
     """similarity read blocks of 512 pairs and wrote its scores without a flush: a co-process got
     its first score after 512 more lines (then some 900 more, the pipe's buffer), or at the end.
-    (JSONL lines: a TSV input's layout is told from its first 50 lines, docs/CLI.md.)"""
-    with piped(monkeypatch, ["similarity", "--aligner", "exact"]) as run:
-        run.send('{"source": "A man plays a guitar.", "target": "A man plays a guitar."}\n')
+    (JSONL lines: a TSV input's layout is told from its first 50 lines, docs/CLI.md; with
+    --input-format tsv, as align reads it, there is none to tell: TSV lines are answered too.)"""
+    with piped(monkeypatch, ["similarity", "--aligner", "exact", *options]) as run:
+        run.send(lines[0])
         first = run.line()
-        run.send('{"source": "Cats sleep.", "target": "Dogs bark loudly."}\n')
+        run.send(lines[1])
         second = run.line()
         rest = run.end()
     assert (first, second, rest) == ("1.000000\n", "0.000000\n", "") and run.status == [0]

@@ -7,13 +7,14 @@ from collections.abc import Iterator
 import pytest
 
 from paralign.corpora.sentence_pairs import (
+    parse_tsv_line,
     read_input_pairs,
     read_parallel,
     read_sentence_pairs,
     sentence_pair_rows,
     sentences_from_file,
 )
-from paralign.errors import FormatError, MismatchError
+from paralign.errors import ConfigurationError, FormatError, MismatchError
 
 
 def test_an_invalid_json_line_names_the_column() -> None:
@@ -280,19 +281,54 @@ def test_similarity_reads_id_s1_s2_lines_as_align_does() -> None:
 
 def test_a_numeric_first_field_is_a_gold_score_when_every_one_could_be() -> None:
     """The ambiguous case, decided on the file's first 50 lines: first fields that are scores
-    (3.8, 4.000, empty, whole numbers within 0-5) make SemEval STS, its scores dropped and no ids,
-    as before; whole numbers one of which is above 5 are ids; one score written 3.8 keeps a file
-    STS whatever else it holds."""
+    (3.8, 4.000, empty, whole numbers within 0-5 that do not count up) make SemEval STS, its
+    scores dropped and no ids, as before; whole numbers one of which is above 5, or that count
+    up by one from 0 or 1 (a few pairs' ids), are ids; one score written 3.8 keeps a file STS
+    whatever else it holds."""
     from paralign.corpora.sentence_pairs import detect_layout, numbered
 
     sts = ["3.8\tA b.\tC d.\n", "4.000\tE f.\tG h.\n", "\tI j.\tK l.\n", "5\tM n.\tO p.\n", "0\tQ.\tR.\n"]
     assert detect_layout(sts) == "sts"
     assert [row for _, row, _ in sentence_pair_rows(sts)[1]] == [
         ("A b.", "C d."), ("E f.", "G h."), ("I j.", "K l."), ("M n.", "O p."), ("Q.", "R.")]
-    assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 6)]) == "sts"  # ids 1-5: scores, as before
+    assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 6)]) == "pairs"  # ids 1-5 were read as scores
+    assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(0, 3)]) == "pairs"
+    for scores in ([3, 5], [2, 3, 4], [1, 3], [1, 1]):  # whole scores that do not count up from 0 or 1
+        assert detect_layout([f"{k}\tA b.\tC d.\n" for k in scores]) == "sts", scores
     assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 7)]) == "pairs"
     assert detect_layout([f"{k}\tA b.\tC d.\n" for k in range(1, 7)] + ["3.8\tA b.\tC d.\n"]) == "sts"
     assert not numbered([["9", "a"], ["12", "a", "b", "c"]]) and not numbered([["\u0662\u0663", "a", "b"]])
+
+
+def test_a_guessed_layout_is_said_and_a_given_one_wins() -> None:
+    """Whole numbers within 0-5 could be ids or gold scores: the reader says which it took and
+    how to read the file the other way (layout_note, into `notes`); an input_format given wins
+    over the sniff, with no note: tsv reads the first of three fields as the id as align does,
+    sts as a gold score, jsonl every line as a record."""
+    from paralign.corpora.sentence_pairs import layout_note, read_pair_rows
+
+    counting, scores = ["1\tA b.\tC d.\n", "2\tE f.\tG h.\n"], ["3\tA b.\tC d.\n", "5\tE f.\tG h.\n"]
+    sentences = [("A b.", "C d."), ("E f.", "G h.")]
+    for lines, layout, ids, other in ((counting, "pairs", ["1", "2"], "--input-format sts"),
+                                      (scores, "sts", [None, None], "--input-format tsv")):
+        found: list[str] = []
+        notes: list[str] = []
+        rows = list(read_pair_rows(lines, layout=found, notes=notes))
+        assert found == [layout] and [row for _, row, _ in rows] == sentences and [i for *_, i in rows] == ids
+        assert len(notes) == 1 and other in notes[0] and notes[0] == layout_note(lines, layout)
+    for lines in (counting, scores):
+        notes = []
+        as_ids = list(read_pair_rows(lines, input_format="tsv", notes=notes))
+        assert [i for *_, i in as_ids] == [parse_tsv_line(line, 1, False).id for line in lines] and notes == []
+        as_scores = list(read_pair_rows(lines, input_format="sts", notes=notes))
+        assert [i for *_, i in as_scores] == [None, None] and [r for _, r, _ in as_scores] == sentences and notes == []
+    assert layout_note(["1\tA b.\tC d.\n", "2.5\tE f.\tG h.\n"], "sts") is None  # not whole: no doubt
+    assert layout_note(["7\tA b.\tC d.\n", "8\tE f.\tG h.\n"], "pairs") is None  # above 5: ids for sure
+    record = '{"source": "A b.", "target": "C d."}\n'
+    assert [r for _, r, _ in read_pair_rows([record], input_format="tsv")] != [("A b.", "C d.")]  # a TSV line
+    assert [r for _, r, _ in read_pair_rows(["A b.\tC d.\n", record], input_format="jsonl")][1] == ("A b.", "C d.")
+    with pytest.raises(ConfigurationError, match="input_format must be one of"):
+        list(read_pair_rows([record], input_format="csv"))
 
 
 def test_sentence_pair_rows_give_the_layout_and_a_tables_ids() -> None:

@@ -26,3 +26,18 @@ def test_bad_rows_keep_their_place_beside_the_scores() -> None:
 def test_a_score_line_is_a_tsv_line_with_na_for_no_score() -> None:
     assert score_line(0.5) == "0.500000\n" and score_line(None) == "NA\n"
     assert score_line(0.7, 0.5) == "0.700000\t1\n" and score_line(None, 0.5) == "NA\tNA\n"
+
+
+def test_the_record_signs_the_tokens_of_the_rows_read_across_blocks() -> None:
+    """The record's signature (made before the input was read) gets the rows' tok part, as
+    similarity_many signs one batch of them: a block of token lists and a block of texts are
+    one run that is `mixed`; its spacy part stays (a text row was tokenised by spaCy)."""
+    signal, aligner = make_signal("sultan2014"), get_aligner("exact")
+    rows = ScoredRows()
+    rows.add([(1, (["A", "cat"], ["A", "cat", "sat"]), None, None)], signal, aligner)
+    signature = similarity_signature(signal, aligner)
+    lists = rows.to_dict(signal, aligner, signature, [])["signature"]
+    assert "|tok:none|" in lists and "spacy" not in lists
+    rows.add([(2, ("A cat.", "A cat sat."), None, None)], signal, aligner)
+    mixed = rows.to_dict(signal, aligner, signature, [])["signature"]
+    assert mixed == signature.replace("|spacy:", "|tok:mixed|spacy:")

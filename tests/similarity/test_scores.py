@@ -61,8 +61,20 @@ def test_similarity_over_the_exact_aligner_parses_nothing_where_the_signal_reads
         assert batch.scores == similarity_many(parsed + lists, signal=signal, aligner="exact").scores, signal
         assert batch.signature is not None and "|spacy:" in batch.signature  # spaCy's tokenizer read the texts
     alone = similarity_many(lists, aligner="exact")
-    assert alone.signature == f"signal:sultan2014|aligner:exact|version:{__version__}"
+    assert alone.signature == f"signal:sultan2014|aligner:exact|tok:none|version:{__version__}"  # its own tokens
     idf = fit_signal("idf", [annotate(a) for a, _ in texts])
     calls = spacy_calls["pipe"]
     weighted = similarity_many(lists, signal=idf, aligner="exact")
     assert spacy_calls["pipe"] == calls + 1 and weighted.signature is not None and "|spacy:" in weighted.signature
+
+
+def test_a_batch_signs_the_tokens_its_pairs_were_given() -> None:
+    """similarity_many over token lists scores the caller's tokens, not spaCy's, and signs
+    them as align_pairs signs each pair (tok:none; none/spacy for one side's; mixed where the
+    batch's pairs differ); a batch of texts signs as before."""
+    from paralign.similarity import similarity_many
+
+    lists, texts = (["A", "cat", "sat"], ["A", "cat"]), ("A cat sat.", "A cat.")
+    tok = [dict(p.split(":", 1) for p in similarity_many(pairs, aligner="exact").signature.split("|")).get("tok")
+           for pairs in ([lists], [(lists[0], texts[1])], [texts], [lists, texts])]
+    assert tok == ["none", "none/spacy", None, "mixed"]

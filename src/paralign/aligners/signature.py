@@ -20,7 +20,9 @@ An aligner signature records every setting that changes an alignment and nothing
   as sacrebleu's and ParaEval's ``tok:none`` say no tokenizer ran, ``none/spacy`` or
   ``spacy/none`` (source/target) for a pair given tokens on one side and text on the other
   (:func:`tokens_part`); absent, spaCy's tokens (a gold file's pairs are always on its own
-  tokens, as every command that reads one aligns them, and sign as they always have);
+  tokens, as every command that reads one aligns them, and sign as they always have); one
+  signature over many pairs (``similarity``'s) names a side ``mixed`` where its pairs differ
+  (:func:`batch_tokens_part`);
 * ``stopwords``: the stop-word list of the NLTK data when it is not the 127-word list of 2014
   that paralign's figures use (its size and a hash: it is data, and ``paralign download``
   fetches NLTK's current list), for every aligner but the exact one;
@@ -36,7 +38,7 @@ module reuses).
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import fields
 from typing import Any
 
@@ -79,11 +81,37 @@ def tokens_part(own_tokens: bool | tuple[bool, bool]) -> dict[str, str]:
     both runs alike, and its Pharaoh, pretty, SVG and HTML outputs carry no tokens beside it;
     a pair given tokens on one side only signed as if spaCy had split both."""
     source, target = own_tokens if isinstance(own_tokens, tuple) else (own_tokens, own_tokens)
-    if source and target:
-        return {"tok": "none"}
-    if source or target:
-        return {"tok": "/".join("none" if own else "spacy" for own in (source, target))}
-    return {}
+    return _tok_part(_tokenizer({source}), _tokenizer({target}))
+
+
+def batch_tokens_part(sides: Iterable[tuple[bool, bool]]) -> dict[str, str]:
+    """The ``tok`` part of one signature over many pairs (``similarity``'s run, a
+    ``similarity_many`` batch), `sides` each pair's (source, target) flags as
+    :func:`tokens_part` takes them: each side named as :func:`tokens_part` names it when every
+    pair's agrees, ``mixed`` where some pairs give that side as their own tokens and others as
+    text for spaCy (``tok:mixed``; ``tok:none/mixed``); nothing when no pair gave its own tokens
+    (or there is no pair), so a run on texts signs as it always has.
+
+    Why: a run's scores change with the tokens its pairs were given (a JSON record's token
+    lists), but ``similarity`` signed a run on token lists as one on texts, where ``align``
+    signs each pair's ``tok``."""
+    seen = set(sides)
+    return _tok_part(_tokenizer({source for source, _ in seen}), _tokenizer({target for _, target in seen}))
+
+
+def _tokenizer(own: set[bool]) -> str:
+    """One side's tokenizer over pairs whose flags for it are `own` (an empty set: none gave any)."""
+    if len(own) > 1:
+        return "mixed"
+    return "none" if True in own else "spacy"
+
+
+def _tok_part(source: str, target: str) -> dict[str, str]:
+    """``tok`` of each side's tokenizer: one name when both agree (spaCy's on both: no part),
+    else ``source/target``."""
+    if source == target:
+        return {} if source == "spacy" else {"tok": source}
+    return {"tok": f"{source}/{target}"}
 
 
 def tuning_signature(aligner: Any, grid: Mapping[str, Sequence[float]], **extra: object) -> str:

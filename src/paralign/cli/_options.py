@@ -351,7 +351,7 @@ def add_similarity_options(
             action="append",
             default=[],
             metavar="FILE",
-            help="STS/MSRP/text file(s) whose sentences give IDF statistics (for --signal idf*)",
+            help="STS/MSRP/text file whose sentences give IDF statistics (for --signal idf*; repeatable)",
         )
 
 

@@ -30,8 +30,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "evaluate-sts",
         help="correlate alignment similarity with STS gold scores (SemEval TSV, STS Benchmark or a CSV/TSV with a header)",
-        description="Several --data files give per-file results and their size-weighted mean. Each file "
-        "is named by its file name, or by its last path parts when files share one (2012/OnWN.test.tsv).",
+        description="Score every pair of each --data file with a similarity signal (as similarity scores a pair) "
+        "and correlate the scores with the file's gold scores: Pearson and Spearman, printed in percent "
+        "(the JSON report's are fractions), with the pairs scored and the rows skipped (a bad row, a gold "
+        "score missing or outside 0-5: listed on stderr). "
+        "Several --data files give per-file results and their size-weighted mean. Each file "
+        "is named by its file name, or by its last path parts when files share one (2012/OnWN.test.tsv). "
+        "The last line is the signature of the settings behind the numbers.",
     )
     parser.add_argument("--data", action="append", required=True, metavar="FILE",
                         help="STS file: SemEval (score TAB s1 TAB s2), the STS Benchmark, or a CSV or TSV whose "

@@ -14,7 +14,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
-from ..corpora.sentence_pairs import InputPair, read_pair_rows, read_parallel
+from ..corpora.sentence_pairs import INPUT_FORMATS, InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
 from ..similarity import (
     DEFAULT_SIGNAL,
@@ -81,15 +81,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
         "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
-    parser.add_argument("--pairs", default=None,
+    parser.add_argument("--pairs", default=None, metavar="FILE",
                         help="sentence pairs: TSV (s1 TAB s2, id TAB s1 TAB s2 as align reads it, or an STS, STS "
-                        "Benchmark or MSRP file: a numeric first field is a gold score unless every one is a whole number, one over 5), a CSV or TSV "
+                        "Benchmark or MSRP file: a numeric first field is a gold score unless every one is a whole number, one over 5 or all counting 1, 2, 3 ...: --input-format decides), a CSV or TSV "
                         "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
                         "field may hold commas and line breaks; an id column is listed under \"ids\" in the JSON "
                         "output), or JSONL "
                         "(objects with \"source\" and \"target\", or \"sentence1\" and \"sentence2\", and an optional \"id\", which the JSON "
                         "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
                         "a JSON value without a tab, is JSON (default: stdin)")
+    parser.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
+                        help="what --pairs holds, whatever its lines look like: auto (default: told as --pairs "
+                        "says, a note on stderr and under \"notes\" where a whole-number first field could be an "
+                        "id or a gold score), tsv (every line s1 TAB s2 or id TAB s1 TAB s2, the first of three "
+                        "fields an id, as align --input-format tsv reads it), jsonl (every line a JSON record, as "
+                        "align reads it), sts (SemEval STS score TAB s1 TAB s2, or the STS Benchmark: gold scores "
+                        "dropped) or msrp")
     parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "
                         "one sentence a line (as align takes them; not with --pairs)")
     parser.add_argument("--target", metavar="FILE", help="the second sentences of --source's pairs")
@@ -109,26 +116,29 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _blocks(stack: ExitStack, args: argparse.Namespace, layout: list[str]) -> Iterator[list[Row]]:
+def _blocks(stack: ExitStack, args: argparse.Namespace, layout: list[str], notes: list[str]) -> Iterator[list[Row]]:
     """The input's rows (:func:`_rows`) in blocks of up to BLOCK, a block ended early where
     stdin's writer waits for the scores of the lines it sent (`_common.runs`); a TSV-like
-    input's layout put in `layout` (:func:`~paralign.corpora.sentence_pairs.read_pair_rows`)."""
+    input's layout put in `layout`, and the note on how it was told in `notes`
+    (:func:`~paralign.corpora.sentence_pairs.read_pair_rows`)."""
     handles: list[IO[str]] = []  # the inputs, as _rows opens them
-    for run in runs(_rows(stack, args, handles, layout), lambda: input_waits(*handles)()):
+    for run in runs(_rows(stack, args, handles, layout, notes), lambda: input_waits(*handles)()):
         while block := list(islice(run, BLOCK)):
             yield block
 
 
-def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], layout: list[str]) -> Iterator[Row]:
+def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], layout: list[str],
+          notes: list[str]) -> Iterator[Row]:
     """The input's rows: two line-aligned files (--source/--target), or one file read by
     :func:`~paralign.corpora.sentence_pairs.read_pair_rows` (each line JSON or TSV as
-    `is_json_line` says). A line that is not UTF-8 (--encoding-errors skip) is a row without
-    sentences whose reason says so, whatever the layout. Each input opened is put in `handles`;
-    a TSV-like input's layout in `layout`."""
+    `is_json_line` says, or as --input-format says). A line that is not UTF-8 (--encoding-errors
+    skip) is a row without sentences whose reason says so, whatever the layout. Each input
+    opened is put in `handles`; a TSV-like input's layout in `layout`, a note in `notes`."""
     if not args.source:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
         handles.append(handle)
-        for number, row, pair_id in read_pair_rows(handle, lambda number: undecodable_lines(handle).get(number), layout):
+        for number, row, pair_id in read_pair_rows(handle, lambda number: undecodable_lines(handle).get(number), layout,
+                                                   input_format=args.input_format, notes=notes):
             yield number, row, pair_id, None
         return
     src = stack.enter_context(open_in(args.source, args.encoding_errors))
@@ -157,6 +167,9 @@ def _check_inputs(args: argparse.Namespace) -> None:
     if args.source and args.pairs is not None:
         raise ConfigurationError(f"give the pairs as one input (--pairs {args.pairs}) or as --source and "
                                  "--target, not both")
+    if args.source and args.input_format != "auto":
+        raise ConfigurationError(f"--input-format {args.input_format} says what --pairs holds; --source and "
+                                 "--target are one sentence a line")
     if args.source:
         check_stdin_once({"source": [args.source], "target": [args.target]})
     if args.model is not None and is_stdin(args.model):
@@ -232,8 +245,12 @@ def run(args: argparse.Namespace) -> int:
     to_terminal = args.format == "text" and is_std(args.output) and sys.stdout.isatty()  # scores streamed there
     update, close = progress_callback(None, "similarity", disable=True if to_terminal else None)  # show the progress
     layout: list[str] = []  # a TSV-like input's (sentence_pairs.detect_layout), once read
+    told: list[str] = []  # how it was told (sentence_pairs.layout_note), once read
     with ExitStack() as stack, open_out(args.output) as out, cluster_runner(args):
-        for block in _blocks(stack, args, layout):
+        for block in _blocks(stack, args, layout, told):
+            while told:  # said before the scores it concerns
+                notes.append(f"{source}: {told.pop(0)}")
+                warn(notes[-1])
             known = len(rows.problems)
             for score in rows.add(block, signal, aligner, args.workers, update):
                 if args.format == "text":

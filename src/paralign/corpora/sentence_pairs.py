@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from ..alignment import is_blank
-from ..errors import MismatchError, ParalignError, counted, invalid_json, lone_surrogate
+from ..errors import (
+    ConfigurationError,
+    MismatchError,
+    ParalignError,
+    counted,
+    invalid_json,
+    lone_surrogate,
+)
 from ..textio import float_field, open_text, strip_bom, without_bom
 from .sts import (
     SCORE_RANGE,
@@ -226,24 +233,42 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
 PairRow = tuple[int, "tuple[str | list[str], str | list[str]] | str", "str | None"]
 
 
+#: What ``similarity --input-format`` may say an input is: ``auto`` (told as :func:`read_pair_rows`
+#: tells it), ``tsv`` and ``jsonl`` as ``align --input-format`` reads them (every line `s1 TAB s2`
+#: or `id TAB s1 TAB s2`; every line a JSON record), or a layout of gold files whose first field
+#: is no id (:func:`detect_layout`'s ``sts``: SemEval STS or the STS Benchmark; ``msrp``).
+INPUT_FORMATS: tuple[str, ...] = ("auto", "tsv", "jsonl", "sts", "msrp")
+
+
 def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] | None = None,
-                   layout: list[str] | None = None) -> Iterator[PairRow]:
+                   layout: list[str] | None = None, *, input_format: str = "auto",
+                   notes: list[str] | None = None) -> Iterator[PairRow]:
     """The rows of one input of sentence pairs, as ``paralign similarity --pairs`` reads it:
     each line JSON or TSV as :func:`is_json_line` says. An input whose first line that is not
     blank is JSON is read as `align` reads it (:func:`read_input_pairs`); another is a TSV file
     (:func:`read_sentence_pairs`: plain pairs, STS, STS Benchmark, MSRP or a table with a
     header), whose JSON lines are records too (:func:`_tsv_rows`; a table's id column gives a
-    row's id, as JSONL's ``"id"`` does). `reason_of(line)`: why a line cannot be read though it
-    parsed (the command's undecodable lines), or None. A TSV-like input's layout
-    (:func:`detect_layout`) is appended to `layout` once read."""
+    row's id, as JSONL's ``"id"`` does). `input_format` (:data:`INPUT_FORMATS`) other than
+    ``auto`` says what the input is, and wins over what its lines look like: ``jsonl`` and
+    ``tsv`` read every line as ``align --input-format`` does (``tsv``: the ``pairs`` layout,
+    a three-field line's first field its id whatever it holds), ``sts`` and ``msrp`` read a
+    file of that layout. `reason_of(line)`: why a line cannot be read though it parsed (the
+    command's undecodable lines), or None. A TSV-like input's layout (:func:`detect_layout`) is
+    appended to `layout` once read, and what a reader of the scores should be told of how it
+    was told (:func:`layout_note`) to `notes`."""
+    if input_format not in INPUT_FORMATS:
+        raise ConfigurationError(f"input_format must be one of {', '.join(INPUT_FORMATS)}, not {input_format!r}")
     reason_of = reason_of or (lambda number: None)
     lines = iter(lines)
-    head = list(takewhile_blank(lines))
-    if not head or not is_json_line(head[-1]):
-        for number, row, pair_id in _tsv_rows(itertools.chain(head, lines), [] if layout is None else layout):
+    head = [] if input_format != "auto" else list(takewhile_blank(lines))
+    if input_format != "jsonl" and (input_format != "auto" or not head or not is_json_line(head[-1])):
+        given = None if input_format == "auto" else "pairs" if input_format == "tsv" else input_format
+        rows = _tsv_rows(itertools.chain(head, lines), [] if layout is None else layout, given,
+                         [] if notes is None else notes)
+        for number, row, pair_id in rows:
             yield number, (row if not isinstance(row, str) else reason_of(number) or row), pair_id
         return
-    for pair in read_input_pairs(itertools.chain(head, lines), "auto"):
+    for pair in read_input_pairs(itertools.chain(head, lines), "jsonl" if input_format == "jsonl" else "auto"):
         reason = reason_of(pair.line) or pair.error
         if reason is None and pair.source is not None and pair.target is not None:
             yield pair.line, (pair.source, pair.target), pair.id
@@ -251,10 +276,13 @@ def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] 
             yield pair.line, reason or "no sentences", pair.id
 
 
-def _tsv_rows(lines: Iterable[str], layout: list[str]) -> Iterator[PairRow]:
-    """The rows of a TSV file (`sentence_pair_rows`, its layout appended to `layout`), with its JSON
-    lines (`is_json_line`) read as records (`parse_jsonl_line`), as `align` reads them: (line number,
-    the sentences or why there are none, the id: a table's id column, or the record's)."""
+def _tsv_rows(lines: Iterable[str], layout: list[str], given: str | None = None,
+              notes: list[str] | None = None) -> Iterator[PairRow]:
+    """The rows of a TSV file (`sentence_pair_rows`, its layout appended to `layout`, the note on
+    how it was told to `notes`), with its JSON lines (`is_json_line`) read as records
+    (`parse_jsonl_line`), as `align` reads them: (line number, the sentences or why there are
+    none, the id: a table's id column, or the record's). A `given` layout is not told (no note),
+    and its lines are all TSV lines, as ``align --input-format tsv`` reads them."""
     kept: dict[int, str] = {}
 
     def keep(lines: Iterable[str]) -> Iterator[str]:
@@ -262,13 +290,16 @@ def _tsv_rows(lines: Iterable[str], layout: list[str]) -> Iterator[PairRow]:
             kept[number] = line
             yield line
 
-    found, rows = sentence_pair_rows(keep(lines))
+    found, rows = sentence_pair_rows(keep(lines), layout=given)
     layout.append(found)
+    note = None if given is not None else layout_note(list(kept.values()), found)  # kept: the sample read
+    if note is not None and notes is not None:
+        notes.append(note)
     for number, row, pair_id in rows:
         line = kept.pop(number, "")
         while kept and (first := next(iter(kept))) < number:  # a header, a table's record's other lines
             del kept[first]
-        if not is_json_line(line):
+        if given is not None or not is_json_line(line):
             yield number, row, pair_id
             continue
         pair = parse_jsonl_line(line, number, False)
@@ -316,14 +347,17 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
 TextPairRow = tuple[int, "tuple[str, str] | str", "str | None"]
 
 
-def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50) -> tuple[str, Iterator[TextPairRow]]:
+def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50,
+                       layout: str | None = None) -> tuple[str, Iterator[TextPairRow]]:
     """The layout of a file of sentence pairs (:func:`detect_layout`, on its first `sample_lines`
-    lines, read now) and its rows as :func:`read_sentence_pairs` reads them, each with its id: a
-    table's ``id`` column (None where its header names none, or its cell is empty), as a JSONL
-    record's ``"id"`` is its pair's; None in the other layouts."""
+    lines, read now; a given `layout` instead: ``pairs``, ``sts``, ``msrp``, read without a
+    sample but for ``sts``, whose sample tells the STS Benchmark from SemEval's files) and its
+    rows as :func:`read_sentence_pairs` reads them, each with its id: a table's ``id`` column
+    (None where its header names none, or its cell is empty), as a JSONL record's ``"id"`` is its
+    pair's; an `id TAB s1 TAB s2` line's first field in the ``pairs`` layout; None in the others."""
     lines = iter(lines)
-    sample = list(itertools.islice(lines, sample_lines))
-    layout = detect_layout(sample)
+    sample = list(itertools.islice(lines, sample_lines if layout in (None, "sts") else 0))
+    layout = layout or detect_layout(sample)
     return layout, _pair_rows(layout, sample, lines)
 
 
@@ -418,15 +452,50 @@ def detect_layout(sample: Sequence[str]) -> str:
 def numbered(rows: Sequence[list[str]]) -> bool:
     """Whether a file's three-field rows (sampled: `rows`, split on TABs) are `id TAB s1 TAB s2`
     with numeric ids rather than SemEval STS `score TAB s1 TAB s2`: every first field a whole
-    number (digits) and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are. Ids
-    that stay within 0-5 (a file of up to six pairs) read as scores; a header line (``id TAB
-    sentence1 TAB sentence2``, the ``table`` layout) names them ids for sure. A score file
-    writes 3.8 or 4.000, or an empty field, which no id here is. ``similarity`` decides this for
-    a whole file because its first field may be a score; ``align``, which reads no scores and
-    answers line by line, reads every three-field line's first field as its id."""
+    number (digits), and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are, or
+    all counting up by one from 0 or 1 (:func:`_counting`), as the ids of a file of up to six
+    pairs do. Other whole numbers within 0-5 read as scores (:func:`layout_note` says so, and
+    ``similarity --input-format`` decides); a header line (``id TAB sentence1 TAB sentence2``,
+    the ``table`` layout) names them ids for sure. A score file writes 3.8 or 4.000, or an empty
+    field, which no id here is. ``similarity`` decides this for a whole file because its first
+    field may be a score; ``align``, which reads no scores and answers line by line, reads every
+    three-field line's first field as its id. (Ids 1 ... 5 were read as scores, and dropped.)"""
+    firsts = _whole_firsts(rows)
+    return bool(firsts) and (any(first > SCORE_RANGE[1] for first in firsts) or _counting(firsts))
+
+
+def _whole_firsts(rows: Sequence[list[str]]) -> list[int]:
+    """The first fields of the three-field rows as whole numbers, when every one is written as
+    one (ASCII digits); else none."""
     firsts = [fields[0].strip() for fields in rows if len(fields) == 3]
-    return bool(firsts) and all(first.isascii() and first.isdigit() for first in firsts) \
-        and any(int(first) > SCORE_RANGE[1] for first in firsts)
+    return [int(first) for first in firsts] if all(f.isascii() and f.isdigit() for f in firsts) else []
+
+
+def _counting(firsts: Sequence[int]) -> bool:
+    """Whether `firsts` count up by one from 0 or 1 (``1, 2, 3``): line numbers, which gold scores
+    within 0-5 almost never are in a row."""
+    return bool(firsts) and firsts[0] in (0, 1) and list(firsts) == list(range(firsts[0], firsts[0] + len(firsts)))
+
+
+def layout_note(sample: Sequence[str], layout: str) -> str | None:
+    """What to tell a user of the layout :func:`detect_layout` found in a file's first lines
+    (`sample`) where it could only guess: every three-field row's first field a whole number
+    within the gold scores' range (0-5), as a few pairs' ids and a few STS rows' scores both
+    are. Read as ids (counting up: :func:`numbered`) or as gold scores, dropped, the note says
+    which and how ``similarity --input-format`` reads the file the other way; None otherwise."""
+    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
+    firsts = _whole_firsts(rows)
+    if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for first in firsts):
+        return None
+    shown = ", ".join(map(str, firsts[:4])) + (", ..." if len(firsts) > 4 else "")
+    if layout == "pairs" and _counting(firsts):
+        return (f"the first fields ({shown}) count up as ids do, so they are read as the pairs' ids (id TAB s1 "
+                "TAB s2); if they are gold scores (SemEval STS: score TAB s1 TAB s2), give --input-format sts")
+    if layout != "sts":
+        return None
+    return (f"the first fields ({shown}) are whole numbers within the gold scores' range (0-5), so they are read "
+            "as SemEval STS gold scores (score TAB s1 TAB s2) and dropped; if they are the pairs' ids, give "
+            "--input-format tsv")
 
 
 def sentences_from_file(path: str | Path) -> list[str]:

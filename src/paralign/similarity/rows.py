@@ -19,11 +19,10 @@ from typing import Any
 
 from ..aligners.batch import PairFailure
 from ..alignment import AlignFunction
-from ..signature import join_signature, signature_parts
 from .paraphrase import repeated_ids_note
-from .scores import SimilarityBatch, all_given, parses_nothing, similarity_many
+from .scores import SimilarityBatch, given_sides, parses_nothing, similarity_many
 from .signals import Signal
-from .signature import scored_aligner
+from .signature import as_read, scored_aligner
 
 #: One input row: its line number, its two sentences or why it has none, its id (JSONL's
 #: ``"id"``) and the file to name for it when not the input's name (two files).
@@ -45,24 +44,25 @@ def score_line(score: float | None, threshold: float | None = None) -> str:
 class ScoredRows:
     """Rows scored so far, in input order: each row's score (None for a bad one), the failures
     by index among all the rows (as :class:`~.scores.SimilarityBatch` has them), the ids, the
-    line numbers, and the bad rows as ``{line, reason[, file]}`` records; and whether any row
-    read has a side given as text (which spaCy's tokenizer reads, whatever the aligner)."""
+    line numbers, and the bad rows as ``{line, reason[, file]}`` records; and which sides of
+    the rows read were given as token lists (the others are texts, which spaCy's tokenizer
+    reads, whatever the aligner)."""
 
     scores: list[float | None] = field(default_factory=list)
     failures: list[PairFailure] = field(default_factory=list)
     ids: list[str | None] = field(default_factory=list)
     lines: list[int] = field(default_factory=list)
     problems: list[dict[str, Any]] = field(default_factory=list)
-    pairs_read: int = 0
-    texts_read: bool = False
+    #: which sides of the pairs read were given as token lists, each (source, target) once
+    #: (:func:`~.scores.given_sides`): the record's ``tok`` signature part
+    sides: set[tuple[bool, bool]] = field(default_factory=set)
 
     def add(self, block: Sequence[Row], signal: Signal, aligner: AlignFunction, workers: int = 1,
             progress: Callable[[int], None] | None = None) -> list[float | None]:
         """Score a block of rows (its good ones in one :func:`similarity_many` batch) and keep
         them; the block's scores, in its order."""
         good = [(n, r) for n, r, _, _ in block if not isinstance(r, str)]
-        self.pairs_read += len(good)
-        self.texts_read = self.texts_read or not all_given(r for _, r in good)
+        self.sides |= given_sides(r for _, r in good)
         batch = similarity_many([r for _, r in good], workers, signal=signal, aligner=aligner, progress=progress)
         by_line: dict[int, float | None] = {n: s for (n, _), s in zip(good, batch.scores, strict=True)}
         errors = {good[failure.index][0]: failure.error for failure in batch.failures}
@@ -89,12 +89,11 @@ class ScoredRows:
     def to_dict(self, signal: Signal, aligner: AlignFunction, signature: str, notes: list[str]) -> dict[str, Any]:
         """The record ``paralign similarity --format json`` writes without a --model: the
         library's batch record of all the rows, the bad rows, the notes and the JSONL ids (when
-        any row has one). `signature` is the run's; with no ``spacy`` part when no spaCy model
-        read a row (:func:`~.scores.parses_nothing`, and every row's sides token lists), as
+        any row has one). `signature` is the run's, as the rows read make it (:func:`~.signature.as_read`):
+        their ``tok`` part (a JSON record's token lists), and no ``spacy`` part when no spaCy
+        model read a row (:func:`~.scores.parses_nothing`, and every row's sides token lists), as
         :func:`~.scores.similarity_many` signs those rows."""
-        if self.pairs_read and not self.texts_read and parses_nothing(signal, aligner):
-            signature = join_signature({key: value for key, value in signature_parts(signature).items()
-                                        if key != "spacy"})
+        signature = as_read(signature, self.sides, tokens_alone=parses_nothing(signal, aligner))
         batch = SimilarityBatch(tuple(self.scores), tuple(self.failures), signal.name,
                                 scored_aligner(signal, aligner, signature), signature)
         result = {**batch.to_dict(), "skipped": len(self.problems), "skipped_rows": self.problems, "notes": notes}

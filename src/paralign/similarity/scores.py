@@ -157,7 +157,8 @@ def similarity_many(
         )
     pairs = check_pairs(pairs)
     tokens_alone = parses_nothing(sig, aligner)
-    signature = similarity_signature(sig, aligner, given_tokens=tokens_alone and all_given(pairs))
+    signature = similarity_signature(sig, aligner, given_tokens=tokens_alone and all_given(pairs),
+                                     sides=given_sides(pairs))
     used = scored_aligner(sig, aligner, signature)
     if not needs_alignment(sig):  # the sentences are annotated as usual, but never aligned
         aligner = no_alignment
@@ -180,6 +181,13 @@ def all_given(pairs: Iterable[tuple[object, object]]) -> bool:
     """Whether both sides of every pair are given as token lists (:func:`~paralign.aligners.batch.
     given_tokens`): over the exact aligner, no spaCy model reads any (so none is signed)."""
     return all(given_tokens(source) and given_tokens(target) for source, target in pairs)
+
+
+def given_sides(pairs: Iterable[tuple[object, object]]) -> set[tuple[bool, bool]]:
+    """Which sides of `pairs` are given as token lists (:func:`~paralign.aligners.batch.given_tokens`),
+    each pair's (source, target) once: what a batch's ``tok`` part signs
+    (:func:`~paralign.aligners.signature.batch_tokens_part`), as ``align`` signs each pair's."""
+    return {(given_tokens(source), given_tokens(target)) for source, target in pairs}
 
 
 def no_alignment(source: Sentence, target: Sentence) -> Alignment:

@@ -7,6 +7,10 @@ the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
 * ``signal``: the signal's name; ``idf``: a hash of an IDF signal's fitted statistics (what
   ``--idf-from`` gave); ``fit``: a hash of a fitted hybrid blend; ``model``: a saved model
   report (``similarity --model``) by its basename and a hash of its bytes;
+* ``tok``: the tokens the pairs were given as, as ``align`` signs them
+  (:func:`~paralign.aligners.signature.batch_tokens_part`): ``none`` when each pair was given
+  as two token lists (a JSON record's), ``none/spacy`` or ``spacy/none`` for one side's,
+  ``mixed`` for a side given as tokens by some pairs and as text by others; absent for texts;
 * the aligner's parts only when the signal reads the alignment (``embedding`` does not), and
   ``encoder`` (package and version, or a model directory's name) when a signal or feature set
   uses the neural encoder: the one it ran (a command's ``--encoder``, else ``PARALIGN_ENCODER``);
@@ -21,11 +25,11 @@ Not for: scoring, or ParaEval's signature (:mod:`paralign.metrics.paraeval.signa
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Collection, Iterable, Sequence
 from typing import Any
 
 from ..aligners.registry import aligner_label
-from ..aligners.signature import aligner_parts, environment_parts
+from ..aligners.signature import aligner_parts, batch_tokens_part, environment_parts
 from ..alignment import AlignFunction
 from ..errors import InputTypeError, file_path, shown_value
 from ..signature import join_signature, setting_value, short_hash, signature_parts
@@ -40,6 +44,7 @@ def similarity_signature(
     *,
     model_file: str | os.PathLike[str] | None = None,
     given_tokens: bool = False,
+    sides: Iterable[tuple[bool, bool]] = (),
 ) -> str:
     """The signature of the scores of `signal` (a Signal, or several scored together: their
     names joined by ``+``) over pairs aligned by `aligner` (None: the default Sultan aligner).
@@ -47,7 +52,9 @@ def similarity_signature(
     (``"sultan2014"``, ``"sultan:paraphrase"``). `model_file`: the saved report the signal was
     read from (``similarity --model``). `given_tokens`: every pair was given as token lists and
     no spaCy model read them (:func:`~paralign.similarity.scores.parses_nothing`: the exact
-    aligner and signals that read tokens alone), so no ``spacy`` part."""
+    aligner and signals that read tokens alone), so no ``spacy`` part. `sides`: which sides of
+    each scored pair were given as token lists (source, target), signed as ``tok`` as ``align``
+    signs its pairs' (:func:`~paralign.aligners.signature.batch_tokens_part`; none: no part)."""
     given: list[Any] = list(signal) if isinstance(signal, list | tuple) else [signal]
     for s in given:  # None was signed 'signal:NoneType', a number 'signal:int'
         if not isinstance(s, str) and not (callable(s) and isinstance(getattr(s, "name", None), str)):
@@ -69,9 +76,26 @@ def similarity_signature(
     for component in components:
         for key, value in _neural_parts(component).items():
             parts.setdefault(key, value)
+    parts.update(batch_tokens_part(sides))
     # the signals' content words: not the stop words
     parts.update(environment_parts(aligner, stopwords=True, given_tokens=given_tokens))
     return join_signature(parts)
+
+
+def as_read(signature: str, sides: Collection[tuple[bool, bool]], *, tokens_alone: bool) -> str:
+    """`signature` (:func:`similarity_signature`'s, made before the input was read, as a
+    command warns of a saved model's before its scores) as the pairs read make it: their
+    ``tok`` part (`sides`: each pair's sides given as token lists,
+    :func:`~paralign.aligners.signature.batch_tokens_part`) where :func:`similarity_signature`
+    puts it, before the environment's parts, and no ``spacy`` part when no spaCy model read a
+    pair (`tokens_alone`: :func:`~.scores.parses_nothing`, and every pair given as two token
+    lists), as :func:`~.scores.similarity_many` signs those pairs."""
+    parts = signature_parts(signature)
+    parts.pop("tok", None)
+    environment: dict[str, str] = {key: parts.pop(key) for key in ("stopwords", "spacy") if key in parts}
+    if tokens_alone and sides and all(source and target for source, target in sides):
+        environment.pop("spacy", None)
+    return join_signature({**parts, **batch_tokens_part(sides), **environment})
 
 
 def _components(signal: Any) -> list[Any]:
