@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gzip
 import io
 import os
@@ -29,7 +30,7 @@ import pytest
 from paralign.cli import build_parser, main
 from paralign.cli._command_line import output_names
 from paralign.cli._common import non_negative_int, positive_int
-from paralign.errors import ConfigurationError
+from paralign.errors import OPEN_REASONS, ConfigurationError
 from paralign.settings import data_dir
 from paralign.textout import check_output_name
 
@@ -202,6 +203,8 @@ FIXED: dict[str, int | None] = {
     "stdin": None, "dev_stdin": None, "pipe": None, "fifo": None, "gzip_stdin": None,
 }
 OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
+#: The errno whose reason (errors.OPEN_REASONS) the message of each class that cannot be opened gives.
+OPEN_ERRNO = {"missing": errno.ENOENT, "directory": errno.EISDIR, "unreadable": errno.EACCES}
 LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict", "surrogate")
 #: Classes that are a bad byte in line 2, as "utf8" is: the row's "utf8" status is theirs.
 BAD_BYTE_CLASSES = ("nul",)
@@ -509,6 +512,8 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
         assert len(errors) == 1, run.err
         if cls in ("missing", "directory", "unreadable"):
             assert f"{shown}: " in errors[0] or str(Path(shown).parent) in errors[0], errors[0]
+            if "{in_dir}" not in row.argv:  # the reason in the words of every reader (a folder: "is a directory")
+                assert f"{shown}: {OPEN_REASONS[OPEN_ERRNO[cls]]}" in errors[0], errors[0]
         elif cls == "utf16":  # one error for the whole file, saying what it is
             assert f"{name}:1: UTF-16 text (byte-order mark ff fe), not UTF-8" in errors[0], errors[0]
         elif cls == "cr_only":  # one error for the whole file, saying how to convert it
