@@ -18,6 +18,7 @@ import contextlib
 import errno
 import gzip
 import io
+import json
 import os
 import sys
 import tempfile
@@ -679,3 +680,58 @@ def test_the_rule_itself() -> None:
                        r"a JSON report: give a name ending in \.json or \.jsonl \(or in no format's suffix\)$"):
         check_output_name("-o", "r.tsv", writes, "json")
     check_output_name("-o", "r.tsv.bak", writes, "json")  # .bak names no format
+
+
+# -- the same cells with --format json -------------------------------------------------------------
+# Errors and warnings are stderr lines in every --format (docs/CLI.md, Exit status): a command run
+# with --format json gives each class the exit status and error line of its text run, writes no
+# output after a failure, and a batch keeps every good item's JSON, its bad line an "error"
+# record (or null) in its place.
+JSON_CLASSES = ("missing", "directory", "empty", "blank", "utf8", "nul", "columns", "surrogate", "cr_only", "utf16",
+                "strict", "output_dir")
+
+
+def _json_cells() -> list:
+    return [pytest.param(*cell.values, marks=cell.marks, id=cell.id) for cell in _cells()
+            if cell.values[1] in JSON_CLASSES and "json" in _formats(_command(cell.values[0]))]
+
+
+def _json_items(text: str) -> list:
+    """A batch's JSON output as its items in input order: JSON lines (`align`), a list (`lattice
+    distance`) or a document's scores (`similarity`)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        return [json.loads(line) for line in text.splitlines()]
+    return document["scores"] if isinstance(document, dict) else document
+
+
+def _json_run(command: str, cls: str, root: Path, capsys: pytest.CaptureFixture) -> tuple[Run, list[str]]:
+    """ROWS' `command` on class `cls`'s input (written in `root`, the working folder) with --format json."""
+    row = ROWS[command]
+    inputs = _setup(row, root, None if cls == "missing" else _variant(row, cls), directory=cls == "directory")
+    out = "." if cls == "output_dir" else "out" + _accepted(_command(command), "json")[0]
+    argv = [*_argv(row, inputs, out), "--format", "json", *(["--strict"] if cls == "strict" else [])]
+    return _run(argv, capsys, root / out), argv
+
+
+@pytest.mark.parametrize(("command", "cls"), _json_cells())
+def test_json_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture, good_runs, tmp_path_factory) -> None:
+    row = ROWS[command]
+    expected = _expected(row, cls, _good(command, good_runs, tmp_path_factory, capsys))
+    monkeypatch.delenv("PARALIGN_DEBUG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    run, argv = _json_run(command, cls, tmp_path, capsys)
+    assert run.code == expected, f"{argv}: exit {run.code}, expected {expected}\n{run.err}"
+    assert "Traceback" not in run.err
+    _check_messages(row, cls, run, row.name, argv)
+    if run.code != 0 and not row.batch:
+        assert run.output is None
+    if row.batch and cls in LINE_CLASSES:  # every item in its place, line 2 marked bad
+        (tmp_path / "good").mkdir()
+        monkeypatch.chdir(tmp_path / "good")
+        good, _ = _json_run(command, "good", tmp_path / "good", capsys)
+        items, expected_items = _json_items(run.output or ""), _json_items(good.output or "")
+        assert len(items) == len(expected_items) and items[0] == expected_items[0] and items[2:] == expected_items[2:]
+        assert items[1] is None or "error" in items[1], items[1]
