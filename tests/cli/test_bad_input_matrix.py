@@ -207,7 +207,7 @@ FIXED: dict[str, int | None] = {
     "no_newline": None, "gzip": None, "utf16": 1, "cr_only": 1, "lone_cr": None,
     "stdin": None, "dev_stdin": None, "pipe": None, "fifo": None, "gzip_stdin": None,
 }
-OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
+OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2, "output_unwritable": 2}  # unwritable: a folder of mode 0o555
 #: The errno whose reason (errors.OPEN_REASONS) the message of each class that cannot be opened gives.
 OPEN_ERRNO = {"missing": errno.ENOENT, "directory": errno.EISDIR, "unreadable": errno.EACCES}
 LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict", "surrogate")
@@ -460,6 +460,9 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
         inputs["in"], pipe = _feed(cls, fed, monkeypatch, row.name)
     elif cls == "unreadable":
         (tmp_path / row.name).chmod(0)
+    elif cls == "output_unwritable":
+        (tmp_path / "locked").mkdir(mode=0o555)
+        out = "locked/out" + row.out_suffix
     elif cls in OUTPUT_CLASSES:
         out = "." if cls == "output_dir" else "no/such/folder/out.txt"
     before = set(tmp_path.rglob("*"))
@@ -470,7 +473,7 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
     if cls == "strict":
         argv.append("--strict")
     try:
-        with as_file_owner() if cls == "unreadable" else contextlib.nullcontext():
+        with as_file_owner() if cls in ("unreadable", "output_unwritable") else contextlib.nullcontext():
             run = _run(argv, capsys, tmp_path / out)
     finally:
         if pipe is not None:
