@@ -313,7 +313,7 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
     if out.is_dir():
         raise ConfigurationError(f"{path}: is a directory, expected a file name")
     if out.exists() and written_in_place(out):
-        if not _writable(out):
+        if not writable(out):
             raise ConfigurationError(f"{path}: not writable")
         return out
     folder = out.parent if str(out.parent) else Path(".")
@@ -324,12 +324,12 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
         if not make_folder:
             raise ConfigurationError(f"{path}: folder {folder} does not exist")
         folder = there or Path(".")  # where the missing folders are made
-    if not _writable(folder) or (out.exists() and not _writable(out)):
+    if not writable(folder) or (out.exists() and not writable(out)):
         raise ConfigurationError(f"{path}: not writable")
     return out
 
 
-def _writable(path: Path) -> bool:
+def writable(path: Path) -> bool:
     """May this process write `path`, by its effective user and groups (what open() is allowed
     under set-uid), where the system can tell; else by its real ones."""
     return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)
