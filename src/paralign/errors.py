@@ -329,6 +329,24 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
     return out
 
 
+def check_output_folder(path: object, flag: str = "") -> Path:
+    """`path` as a Path when files can be written in it: a folder that exists or can be made (its
+    nearest existing ancestor a folder this process may write); a ConfigurationError naming it
+    (after `flag`, the option as typed, when given) and what is wrong otherwise. Checked before
+    the work, as :func:`check_output_file` is for a file: `download --dir`, the table pipelines'
+    `--work-dir` (a folder under a file was the system's "Not a directory", exit 1, after the
+    inputs were read)."""
+    folder = file_path(path)
+    named = f"{flag} {path}" if flag else str(path)
+    there = next(p for p in (folder.absolute(), *folder.absolute().parents) if p.exists())  # / exists
+    if not there.is_dir():
+        raise ConfigurationError(f"{named}: is a file, not a folder" if there == folder.absolute()
+                                 else f"{named}: {there} is a file, not a folder")
+    if not writable(there):
+        raise ConfigurationError(f"{named}: not writable")
+    return folder
+
+
 def writable(path: Path) -> bool:
     """May this process write `path`, by its effective user and groups (what open() is allowed
     under set-uid), where the system can tell; else by its real ones."""

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigurationError, FormatError, ResourceMissingError, writable
+from .errors import ConfigurationError, FormatError, ResourceMissingError, check_output_folder
 from .settings import configure_nltk_data
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -431,9 +431,10 @@ def download_folder(target: str | None = None) -> Path:
     """Where :func:`download` puts the packages: `target`, else nltk's choice (the first folder of
     its search path that exists and can be written to, else ~/nltk_data). ConfigurationError
     when there is none to choose (no home folder), and when `target` is a file, lies under one,
-    or cannot be written (:func:`_check_folder`)."""
+    or cannot be written (:func:`paralign.errors.check_output_folder`): nltk tried every package
+    against a file given as --dir, each failing on its own (after the network)."""
     if target is not None:
-        return _check_folder(Path(target).absolute())  # as NLTK_DATA must name it: from any folder
+        return check_output_folder(Path(target).absolute())  # as NLTK_DATA must name it: from any folder
     import nltk.downloader
 
     try:
@@ -441,19 +442,6 @@ def download_folder(target: str | None = None) -> Path:
     except ValueError as exc:  # nltk's "Could not find a default download directory"
         raise ConfigurationError("no folder to download the NLTK data to: no home folder, and no folder "
                                  "NLTK searches can be written to; name one (paralign download --dir DIR)") from exc
-
-
-def _check_folder(folder: Path) -> Path:
-    """`folder` when it is a folder that can be written to, or can be made in one; else a
-    ConfigurationError naming it and what is wrong, before anything is fetched. Why: nltk tried
-    every package against a file given as --dir, each failing on its own (after the network)."""
-    there = next(p for p in (folder, *folder.parents) if p.exists())  # the root exists
-    if not there.is_dir():
-        what = "is a file" if there == folder else f"lies under {there}, a file"
-        raise ConfigurationError(f"{folder}: {what}, not a folder: name a folder to download the NLTK data to")
-    if not writable(there):
-        raise ConfigurationError(f"{folder}: not writable ({there} cannot be written to): name another folder")
-    return folder
 
 
 def searched(folder: str | Path) -> bool:

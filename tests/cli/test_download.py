@@ -94,7 +94,7 @@ def test_a_file_or_an_unwritable_folder_as_dir_is_one_usage_error(fetched, tmp_p
     line naming the folder and what is wrong, exit 2, before anything is fetched (as -o)."""
     (tmp_path / "afile").write_text("x\n", encoding="utf-8")
     (tmp_path / "locked").mkdir(mode=0o555)
-    for target, said in (("afile", "is a file, not a folder"), ("afile/sub", "lies under"),
+    for target, said in (("afile", "is a file, not a folder"), ("afile/sub", f"{tmp_path / 'afile'} is a file, not a folder"),
                          ("locked/sub", "not writable"), ("locked", "not writable")):
         with as_file_owner():
             assert main(["download", "--dir", str(tmp_path / target), "--format", fmt]) == 2, target
