@@ -334,8 +334,7 @@ def check_output_folder(path: object, flag: str = "") -> Path:
     nearest existing ancestor a folder this process may write); a ConfigurationError naming it
     (after `flag`, the option as typed, when given) and what is wrong otherwise. Checked before
     the work, as :func:`check_output_file` is for a file: `download --dir`, the table pipelines'
-    `--work-dir` (a folder under a file was the system's "Not a directory", exit 1, after the
-    inputs were read)."""
+    `--work-dir` (a folder under a file was the system's "Not a directory", exit 1)."""
     folder = file_path(path)
     named = f"{flag} {path}" if flag else str(path)
     there = next(p for p in (folder.absolute(), *folder.absolute().parents) if p.exists())  # / exists

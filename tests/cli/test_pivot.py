@@ -561,7 +561,7 @@ def test_the_cluster_line_counts_its_workers_in_english(capsys):
 def test_a_work_dir_that_is_a_file_is_one_usage_error_before_any_work(hand, tmp_path, capsys, as_file_owner):
     """It was "Not a directory" from the operating system, exit 1; so was a folder under a file
     (`--work-dir afile/sub`, until now), and one in a folder without write permission was
-    "Permission denied" (exit 1, after the inputs were read)."""
+    "Permission denied" (exit 1)."""
     (tmp_path / "afile").write_text("", encoding="utf-8")
     (tmp_path / "locked").mkdir(mode=0o555)
     for work, said in (("afile", "is a file, not a folder"), ("afile/sub", f"{tmp_path / 'afile'} is a file, not a folder"),
