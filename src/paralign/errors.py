@@ -313,7 +313,7 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
     if out.is_dir():
         raise ConfigurationError(f"{path}: is a directory, expected a file name")
     if out.exists() and written_in_place(out):
-        if not _writable(out):
+        if not writable(out):
             raise ConfigurationError(f"{path}: not writable")
         return out
     folder = out.parent if str(out.parent) else Path(".")
@@ -324,12 +324,29 @@ def check_output_file(path: object, *, make_folder: bool = False) -> Path:
         if not make_folder:
             raise ConfigurationError(f"{path}: folder {folder} does not exist")
         folder = there or Path(".")  # where the missing folders are made
-    if not _writable(folder) or (out.exists() and not _writable(out)):
+    if not writable(folder) or (out.exists() and not writable(out)):
         raise ConfigurationError(f"{path}: not writable")
     return out
 
 
-def _writable(path: Path) -> bool:
+def check_output_folder(path: object, flag: str = "") -> Path:
+    """`path` as a Path when files can be written in it: a folder that exists or can be made (its
+    nearest existing ancestor a folder this process may write); a ConfigurationError naming it
+    (after `flag`, the option as typed, when given) and what is wrong otherwise. Checked before
+    the work, as :func:`check_output_file` is for a file: `download --dir`, the table pipelines'
+    `--work-dir` (a folder under a file was the system's "Not a directory", exit 1)."""
+    folder = file_path(path)
+    named = f"{flag} {path}" if flag else str(path)
+    there = next(p for p in (folder.absolute(), *folder.absolute().parents) if p.exists())  # / exists
+    if not there.is_dir():
+        raise ConfigurationError(f"{named}: is a file, not a folder" if there == folder.absolute()
+                                 else f"{named}: {there} is a file, not a folder")
+    if not writable(there):
+        raise ConfigurationError(f"{named}: not writable")
+    return folder
+
+
+def writable(path: Path) -> bool:
     """May this process write `path`, by its effective user and groups (what open() is allowed
     under set-uid), where the system can tell; else by its real ones."""
     return os.access(path, os.W_OK, effective_ids=os.access in os.supports_effective_ids)

@@ -8,7 +8,7 @@ import threading
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from .errors import ConfigurationError, FormatError, ResourceMissingError
+from .errors import ConfigurationError, FormatError, ResourceMissingError, check_output_folder
 from .settings import configure_nltk_data
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -430,9 +430,11 @@ def _wordnet_index() -> _WordNetIndex:
 def download_folder(target: str | None = None) -> Path:
     """Where :func:`download` puts the packages: `target`, else nltk's choice (the first folder of
     its search path that exists and can be written to, else ~/nltk_data). ConfigurationError
-    when there is none to choose (no home folder)."""
+    when there is none to choose (no home folder), and when `target` is a file, lies under one,
+    or cannot be written (:func:`paralign.errors.check_output_folder`): nltk tried every package
+    against a file given as --dir, each failing on its own (after the network)."""
     if target is not None:
-        return Path(target).absolute()  # as NLTK_DATA must name it: from any folder
+        return check_output_folder(Path(target).absolute())  # as NLTK_DATA must name it: from any folder
     import nltk.downloader
 
     try:

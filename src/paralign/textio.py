@@ -353,11 +353,14 @@ class Utf8LineReader(_ClosesRaw, io.TextIOBase):
 
 def require_file(path: str | Path, name: str | None = None) -> Path:
     """`path` as a Path when it is a regular file; else InputFileError naming it (`name`, else
-    the path): for readers that must check before opening (to fingerprint or detect a format)."""
+    the path): for readers that must check before opening (to fingerprint or detect a format).
+    Missing or a directory, it says so as opening it would (:data:`OPEN_REASONS`): a directory
+    given as `score-alignments --gold` or `pivot --foreign` said "not a regular file", where the
+    readers that open first say "is a directory, not a file"."""
     path = _errors.file_path(path)
     if not path.is_file():
-        what = "no such file" if not path.exists() else "not a regular file"
         number = errno.ENOENT if not path.exists() else errno.EISDIR if path.is_dir() else None
+        what = OPEN_REASONS[number] if number is not None else "not a regular file"
         raise InputFileError(what, source=str(path) if name is None else name, errno=number)
     return path
 

@@ -82,6 +82,18 @@ def test_the_word_similarity_source_is_named_and_a_table_hashed(tmp_path: Path) 
     assert second.startswith("words.tsv#") and second.rsplit("#", 1)[1] != first.rsplit("#", 1)[1]
 
 
+def test_a_source_given_loaded_is_named_as_its_spec(tmp_path: Path) -> None:
+    """A table given as an object (the CLI's `--similarity -`, a caller's loaded table) was named
+    `words.tsv#HASH+spelling`, the same table as a path `words.tsv#HASH`: the preset's spelling
+    variants, which the aligner adds to the source it loads, were named as a second source."""
+    from paralign.paraphrases import load_table
+
+    table = tmp_path / "words.tsv"
+    table.write_text("sofa\tcouch\t0.9\n", encoding="utf-8")
+    by_path = parts(alignment_signature(Aligner(similarity=str(table))))["sim"]
+    assert parts(alignment_signature(Aligner(similarity=load_table(table))))["sim"] == by_path
+
+
 def test_extra_parts_come_before_spacy_and_version_and_none_is_left_out() -> None:
     signature = alignment_signature(get_aligner("exact"), gold="sure", limit=None)
     assert list(parts(signature)) == ["aligner", "gold", "spacy", "version"]

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import gzip
 import io
+import json
 import os
 import sys
 import tempfile
@@ -29,7 +31,7 @@ import pytest
 from paralign.cli import build_parser, main
 from paralign.cli._command_line import output_names
 from paralign.cli._common import non_negative_int, positive_int
-from paralign.errors import ConfigurationError
+from paralign.errors import OPEN_REASONS, ConfigurationError
 from paralign.settings import data_dir
 from paralign.textout import check_output_name
 
@@ -102,6 +104,10 @@ ROWS: dict[str, Row] = {
     "align (--source/--target)": Row(("align", "--source", "{in}", "--target", "{TARGET}", "--similarity", "none",
                                       "-o", "{out}"), HYPS, {"empty": 1, "blank": 1, "utf8": 0, "mismatch": 1},
                                      files={"TARGET": HYPS}, batch=True),
+    "align (--similarity)": Row(("align", "{PAIRS}", "--similarity", "{in}", "-o", "{out}"), TABLE,
+                                {"empty": 0, "blank": 0, "utf8": 1, "columns": 1, "nan": 1, "inf": 1},
+                                files={"PAIRS": PAIRS}, bad_lines={"columns": "one field only", "nan": "sat\tsits\tnan",
+                                                                   "inf": "sat\tsits\tinf"}),
     "similarity": Row(("similarity", "--pairs", "{in}", "--aligner", "exact", "-o", "{out}"), PAIRS,
                       {"empty": 0, "blank": 1, "utf8": 0, "columns": 0, "surrogate": 0},
                       bad_lines={"columns": "no tab here", "surrogate": SURROGATE_PAIR}, batch=True),
@@ -201,7 +207,9 @@ FIXED: dict[str, int | None] = {
     "no_newline": None, "gzip": None, "utf16": 1, "cr_only": 1, "lone_cr": None,
     "stdin": None, "dev_stdin": None, "pipe": None, "fifo": None, "gzip_stdin": None,
 }
-OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2}
+OUTPUT_CLASSES = {"output_dir": 2, "output_no_folder": 2, "output_unwritable": 2}  # unwritable: a folder of mode 0o555
+#: The errno whose reason (errors.OPEN_REASONS) the message of each class that cannot be opened gives.
+OPEN_ERRNO = {"missing": errno.ENOENT, "directory": errno.EISDIR, "unreadable": errno.EACCES}
 LINE_CLASSES = ("utf8", "nul", "columns", "nan", "inf", "range", "strict", "surrogate")
 #: Classes that are a bad byte in line 2, as "utf8" is: the row's "utf8" status is theirs.
 BAD_BYTE_CLASSES = ("nul",)
@@ -452,6 +460,9 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
         inputs["in"], pipe = _feed(cls, fed, monkeypatch, row.name)
     elif cls == "unreadable":
         (tmp_path / row.name).chmod(0)
+    elif cls == "output_unwritable":
+        (tmp_path / "locked").mkdir(mode=0o555)
+        out = "locked/out" + row.out_suffix
     elif cls in OUTPUT_CLASSES:
         out = "." if cls == "output_dir" else "no/such/folder/out.txt"
     before = set(tmp_path.rglob("*"))
@@ -462,7 +473,7 @@ def test_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.Monkey
     if cls == "strict":
         argv.append("--strict")
     try:
-        with as_file_owner() if cls == "unreadable" else contextlib.nullcontext():
+        with as_file_owner() if cls in ("unreadable", "output_unwritable") else contextlib.nullcontext():
             run = _run(argv, capsys, tmp_path / out)
     finally:
         if pipe is not None:
@@ -509,6 +520,8 @@ def _check_messages(row: Row, cls: str, run: Run, shown: str, argv: list[str]) -
         assert len(errors) == 1, run.err
         if cls in ("missing", "directory", "unreadable"):
             assert f"{shown}: " in errors[0] or str(Path(shown).parent) in errors[0], errors[0]
+            if "{in_dir}" not in row.argv:  # the reason in the words of every reader (a folder: "is a directory")
+                assert f"{shown}: {OPEN_REASONS[OPEN_ERRNO[cls]]}" in errors[0], errors[0]
         elif cls == "utf16":  # one error for the whole file, saying what it is
             assert f"{name}:1: UTF-16 text (byte-order mark ff fe), not UTF-8" in errors[0], errors[0]
         elif cls == "cr_only":  # one error for the whole file, saying how to convert it
@@ -670,3 +683,58 @@ def test_the_rule_itself() -> None:
                        r"a JSON report: give a name ending in \.json or \.jsonl \(or in no format's suffix\)$"):
         check_output_name("-o", "r.tsv", writes, "json")
     check_output_name("-o", "r.tsv.bak", writes, "json")  # .bak names no format
+
+
+# -- the same cells with --format json -------------------------------------------------------------
+# Errors and warnings are stderr lines in every --format (docs/CLI.md, Exit status): a command run
+# with --format json gives each class the exit status and error line of its text run, writes no
+# output after a failure, and a batch keeps every good item's JSON, its bad line an "error"
+# record (or null) in its place.
+JSON_CLASSES = ("missing", "directory", "empty", "blank", "utf8", "nul", "columns", "surrogate", "cr_only", "utf16",
+                "strict", "output_dir")
+
+
+def _json_cells() -> list:
+    return [pytest.param(*cell.values, marks=cell.marks, id=cell.id) for cell in _cells()
+            if cell.values[1] in JSON_CLASSES and "json" in _formats(_command(cell.values[0]))]
+
+
+def _json_items(text: str) -> list:
+    """A batch's JSON output as its items in input order: JSON lines (`align`), a list (`lattice
+    distance`) or a document's scores (`similarity`)."""
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError:
+        return [json.loads(line) for line in text.splitlines()]
+    return document["scores"] if isinstance(document, dict) else document
+
+
+def _json_run(command: str, cls: str, root: Path, capsys: pytest.CaptureFixture) -> tuple[Run, list[str]]:
+    """ROWS' `command` on class `cls`'s input (written in `root`, the working folder) with --format json."""
+    row = ROWS[command]
+    inputs = _setup(row, root, None if cls == "missing" else _variant(row, cls), directory=cls == "directory")
+    out = "." if cls == "output_dir" else "out" + _accepted(_command(command), "json")[0]
+    argv = [*_argv(row, inputs, out), "--format", "json", *(["--strict"] if cls == "strict" else [])]
+    return _run(argv, capsys, root / out), argv
+
+
+@pytest.mark.parametrize(("command", "cls"), _json_cells())
+def test_json_cell(command: str, cls: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                   capsys: pytest.CaptureFixture, good_runs, tmp_path_factory) -> None:
+    row = ROWS[command]
+    expected = _expected(row, cls, _good(command, good_runs, tmp_path_factory, capsys))
+    monkeypatch.delenv("PARALIGN_DEBUG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    run, argv = _json_run(command, cls, tmp_path, capsys)
+    assert run.code == expected, f"{argv}: exit {run.code}, expected {expected}\n{run.err}"
+    assert "Traceback" not in run.err
+    _check_messages(row, cls, run, row.name, argv)
+    if run.code != 0 and not row.batch:
+        assert run.output is None
+    if row.batch and cls in LINE_CLASSES:  # every item in its place, line 2 marked bad
+        (tmp_path / "good").mkdir()
+        monkeypatch.chdir(tmp_path / "good")
+        good, _ = _json_run(command, "good", tmp_path / "good", capsys)
+        items, expected_items = _json_items(run.output or ""), _json_items(good.output or "")
+        assert len(items) == len(expected_items) and items[0] == expected_items[0] and items[2:] == expected_items[2:]
+        assert items[1] is None or "error" in items[1], items[1]

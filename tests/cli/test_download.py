@@ -84,3 +84,20 @@ def test_a_relative_folder_is_said_absolute(fetched, tmp_path: Path, monkeypatch
     assert main(["download", "--dir", "data"]) == 0
     out = capsys.readouterr().out
     assert f"in {tmp_path / 'data'}" in out and f"NLTK_DATA={tmp_path / 'data'}" in out
+
+
+@pytest.mark.parametrize("fmt", ["text", "json"])
+def test_a_file_or_an_unwritable_folder_as_dir_is_one_usage_error(fetched, tmp_path: Path, capsys, as_file_owner,
+                                                                   fmt: str) -> None:
+    """`--dir FILE` (or a folder under a file, or in a folder without write permission) went to
+    nltk.download, which tried each package there and failed each on its own, exit 1. Now one
+    line naming the folder and what is wrong, exit 2, before anything is fetched (as -o)."""
+    (tmp_path / "afile").write_text("x\n", encoding="utf-8")
+    (tmp_path / "locked").mkdir(mode=0o555)
+    for target, said in (("afile", "is a file, not a folder"), ("afile/sub", f"{tmp_path / 'afile'} is a file, not a folder"),
+                         ("locked/sub", "not writable"), ("locked", "not writable")):
+        with as_file_owner():
+            assert main(["download", "--dir", str(tmp_path / target), "--format", fmt]) == 2, target
+        captured = capsys.readouterr()
+        assert said in captured.err and str(tmp_path / target) in captured.err and captured.err.count("\n") == 1
+        assert captured.out == "" and fetched == []

@@ -558,12 +558,19 @@ def test_the_cluster_line_counts_its_workers_in_english(capsys):
     assert "with 2 workers;" in capsys.readouterr().err
 
 
-def test_a_work_dir_that_is_a_file_is_one_usage_error_before_any_work(hand, tmp_path, capsys):
-    """It was "Not a directory" from the operating system, exit 1."""
+def test_a_work_dir_that_is_a_file_is_one_usage_error_before_any_work(hand, tmp_path, capsys, as_file_owner):
+    """It was "Not a directory" from the operating system, exit 1; so was a folder under a file
+    (`--work-dir afile/sub`, until now), and one in a folder without write permission was
+    "Permission denied" (exit 1)."""
     (tmp_path / "afile").write_text("", encoding="utf-8")
-    assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(hand["align"]), "--work-dir", str(tmp_path / "afile")) == 2
-    assert capsys.readouterr().err == f"paralign pivot: error: --work-dir {tmp_path / 'afile'}: is a file, not a directory\n"
-    assert not (tmp_path / "t.tsv").exists()
+    (tmp_path / "locked").mkdir(mode=0o555)
+    for work, said in (("afile", "is a file, not a folder"), ("afile/sub", f"{tmp_path / 'afile'} is a file, not a folder"),
+                       ("locked/work", "not writable")):
+        with as_file_owner():
+            assert _pivot(hand, tmp_path / "t.tsv", "--alignment", str(hand["align"]), "--work-dir",
+                          str(tmp_path / work)) == 2, work
+        assert capsys.readouterr().err == f"paralign pivot: error: --work-dir {tmp_path / work}: {said}\n"
+        assert not (tmp_path / "t.tsv").exists()
 
 
 def test_paraphrase_table_reads_mtreference_groups(tmp_path, monkeypatch, capsys):

@@ -441,7 +441,7 @@ def test_unreadable_inputs_are_input_file_errors_naming_the_file(tmp_path: Path)
                      lambda p: list(iter_parallel(p, p, check_counts=False))):
             with pytest.raises(InputFileError, match=path.name):
                 read(path)
-    with pytest.raises(InputFileError, match="not a regular file"):
+    with pytest.raises(InputFileError, match="is a directory, not a file"):
         load_pairs(tmp_path)
 
 

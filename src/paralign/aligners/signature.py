@@ -228,12 +228,17 @@ def differences(config: Any, preset: str) -> dict[str, Any]:
 
 def similarity_id(aligner: Any) -> str:
     """The word-similarity source of a Sultan aligner: each part of its ``similarity`` spec
-    named as ParaEval names sources (``none`` when word similarity is switched off)."""
+    named as ParaEval names sources (``none`` when word similarity is switched off). A source
+    given as an object (a loaded table, ``align --similarity -``) is named as its spec would be:
+    it was named with ``+spelling`` after it, the preset's spelling variants (a setting, which
+    the string spec's name never held)."""
     if not aligner.config.use_word_similarity:
         return "none"
     spec = "ppdb" if aligner.similarity_spec is None else aligner.similarity_spec
-    if not isinstance(spec, str):
-        return "+".join(_related_ids(aligner.related)) or "none"
+    if not isinstance(spec, str):  # the source given, not aligner.related: that adds the preset's spelling variants
+        from .sultan.wordsim import load_similarity
+
+        return "+".join(_related_ids(load_similarity(spec))) or "none"
     loaded = aligner.loaded_related
     loaded = list(_tables(loaded)) if loaded is not None else None
     return "+".join(_part_id(part, loaded) for part in spec.split("+"))

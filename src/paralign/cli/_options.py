@@ -22,11 +22,14 @@ from ..aligners.exact import ExactAligner
 from ..aligners.registry import ALIGNER_NAMES, get_aligner, preset_clash
 from ..aligners.sultan import PRESETS, Aligner, AlignerConfig, preset_options
 from ..aligners.sultan.options import NEURAL_PRESETS
+from ..aligners.sultan.wordsim import RelatedWords, load_similarity
 from ..alignment import AlignFunction
 from ..errors import ConfigurationError
+from ..paraphrases import source_spec_parts
 from ..settings import DEVICE_FORMS, is_device
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
 from ._common import (
+    is_read_once,
     is_stdin,
     non_negative_int,
     open_unit,
@@ -303,7 +306,7 @@ def _sultan_from_args(args: argparse.Namespace) -> Aligner:
     if args.context_links is not None:
         options["context_only_links"] = args.context_links
     return Aligner(
-        similarity=_typed(args, "similarity", "ppdb"), ppdb_sim=_typed(args, "ppdb_sim", ALIGNER_DEFAULTS.ppdb_sim),
+        similarity=similarity_source(_typed(args, "similarity", "ppdb")), ppdb_sim=_typed(args, "ppdb_sim", ALIGNER_DEFAULTS.ppdb_sim),
         w=_typed(args, "w", ALIGNER_DEFAULTS.w),
         use_word_similarity=not args.no_word_similarity,
         use_dependency_context=not args.no_dependencies,
@@ -312,6 +315,28 @@ def _sultan_from_args(args: argparse.Namespace) -> Aligner:
         sequences_need_content=not args.stop_word_sequences,
         **options,
     )
+
+
+def similarity_source(spec: str) -> str | RelatedWords:
+    """A --similarity spec as the Sultan aligner takes it: as typed, or, when a table of it is an
+    input that can be read only once (stdin: ``-``, ``-:0.5``, ``ppdb+-``; a pipe, ``<(...)``),
+    the source loaded now from a copy of it (errors name the input: ``<stdin>:2: ...``).
+
+    Why: the aligner loads its spec on first use, and again in each Dask worker, where ``-``
+    names no file: ``align --similarity -`` was a usage error, ``-: no such file``, where every
+    other file option reads stdin. A loaded source travels to the workers as it is, and the
+    signature names its table by its name and a hash of its rows (``stdin``, as paraeval's
+    ``--table -``)."""
+    parts = spec.split("+")
+    if not any(is_read_once(source_spec_parts(part)[0]) for part in parts):
+        return spec
+    with ExitStack() as stack:
+        for k, part in enumerate(parts):
+            path, threshold = source_spec_parts(part)
+            if is_read_once(path):
+                copy = str(stack.enter_context(read_once(path)))
+                parts[k] = copy if threshold is None else f"{copy}:{threshold}"
+        return load_similarity("+".join(parts))
 
 
 def _typed(args: argparse.Namespace, dest: str, default: object) -> Any:

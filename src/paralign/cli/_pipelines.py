@@ -17,7 +17,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import ConfigurationError, ParalignError
+from ..errors import ConfigurationError, ParalignError, check_output_folder
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._common import (
     STDOUT_NAME,
@@ -297,8 +297,8 @@ def run_table_pipeline(
     work directory, unless --work-dir is given) and copied to stdout once complete; the report
     then goes to stderr, so stdout holds the table only.
     """
-    if args.work_dir is not None and Path(args.work_dir).exists() and not Path(args.work_dir).is_dir():
-        raise ConfigurationError(f"--work-dir {args.work_dir}: is a file, not a directory")
+    if args.work_dir is not None:
+        check_output_folder(args.work_dir, "--work-dir")
     to_stdout = is_std(args.output)
     if to_stdout and args.keep_work and args.work_dir is None:
         warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
