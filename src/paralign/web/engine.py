@@ -37,16 +37,14 @@ from typing import Any, TypeVar
 from ..aligners.exact import ExactAligner
 from ..aligners.registry import ALIGNER_NAMES, build_preset_aligner, get_aligner
 from ..aligners.sultan.options import NEURAL_PRESETS, PRESETS
-from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sentence_pairs import read_pair_rows
 from ..errors import ConfigurationError, ExtraMissingError
 from ..line_ends import lf_text
 from ..metrics.paraeval import (
     CONFIGS,
     Config,
-    GradedExplanation,
     ParaEval,
-    SegmentMatch,
     build_sources,
     get_config,
 )
@@ -62,6 +60,7 @@ from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from .models import BATCH_PAIRS, LIMITS, FieldsRefused
+from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
 from .turns import TurnLock
 
@@ -130,58 +129,6 @@ class ServeConfig:
     def chooses_encoder(self) -> bool:
         """Whether `encoder` or `device` was given (not the defaults)."""
         return self.encoder is not None or self.device != "auto"
-
-
-@dataclass(frozen=True, slots=True)
-class Aligned:
-    """An aligned pair: the annotated sentences, the alignment, its confidences (link -> [0, 1],
-    when the aligner gives them) and the aligner's name."""
-
-    source: Sentence
-    target: Sentence
-    alignment: Alignment
-    confidence: Mapping[tuple[int, int], float] | None
-    aligner: str
-
-
-@dataclass(frozen=True, slots=True)
-class ParaEvalResult:
-    """One segment scored by a ParaEval config: the config, the signature, and what was matched:
-    the paper scorer's spans (a SegmentMatch) or the graded scorer's matches by tier (a
-    GradedExplanation, whose row gives the score)."""
-
-    config: Config
-    signature: str
-    matched: SegmentMatch | GradedExplanation
-
-
-@dataclass(frozen=True, slots=True)
-class BatchResult:
-    """A batch of sentence pairs scored by one signal: its rows as read (line, the sentences or
-    why there are none, id, file), each row's score and reason for none (None: scored), and
-    what ``paralign similarity`` writes for the same input: its JSON record and its text."""
-
-    rows: tuple[Row, ...]
-    scores: tuple[float | None, ...]
-    errors: tuple[str | None, ...]
-    report: dict[str, Any]
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class LatticeResult:
-    """A lattice and a few of its paths."""
-
-    lattice: Any
-    some_paths: tuple[str, ...]
-
-
-def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | None:
-    """The alignment's per-link confidences (``Alignment.confidence``, given by the contextual
-    aligner) as floats; None when it has none. (`Alignment` checks them: each a number in
-    [0, 1] of one of its links.)"""
-    found = alignment.confidence
-    return {link: float(value) for link, value in found.items()} if found else None
 
 
 def bound_pair_cache(aligner: T, size: int | None) -> T:
