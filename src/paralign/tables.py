@@ -381,7 +381,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     scanned once, a user's row without a score being an unscored pair (None, listed after the scored
     ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
     ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
-    keyed by its name, or ``column<N>`` (:func:`_extra_names`).
+    keyed by its name, or ``column<N>`` (:func:`extra_names`).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
@@ -393,7 +393,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     score = _score_name(names)
     if is_parquet_file(path):
         number: int | None = None if key is None else 1  # a query's rows are not numbered
-        extras = _extra_names(names, len(names), score)
+        extras = extra_names(names, len(names), score)
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
@@ -406,7 +406,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
         for phrase, paraphrase, value, rest in iter_rows(path, unscored=True):
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = zip(_extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
+                extra = zip(extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
                 rows.append({"paraphrase": paraphrase, score: value, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
@@ -458,9 +458,10 @@ def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float,
     return probability is None, -(probability or 0.0), paraphrase
 
 
-def _extra_names(names: Sequence[str], width: int, score: str) -> list[str]:
+def extra_names(names: Sequence[str], width: int, score: str) -> list[str]:
     """The keys of a row's columns 4 to `width`: their `names`, or ``column<N>`` where none names one or its
-    name is taken (the row's `score` key: a second 'score' column overrode the row's score, ranked and shown by it)."""
+    name is taken (the row's `score` key: a second 'score' column overrode the row's score, ranked and shown by it).
+    The web app's paraphrases page names a table's columns by it, as ``paralign paraphrases`` names them."""
     taken, keys = {"paraphrase", score}, []
     for n in range(3, width):
         keys.append(names[n] if n < len(names) and names[n] not in taken else f"column{n + 1}")

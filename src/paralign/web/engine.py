@@ -526,13 +526,15 @@ class Engine:
         """The paraphrases of `phrase` in the source named `table` as :meth:`paraphrases` finds
         them, with what the source holds of each, as ``paralign paraphrases`` prints a table's
         rows: the score under the table's name for it (``probability`` in a table pivot built),
-        and, in a table file of more columns (``pivots``, ``support``...), every column, read from
-        the file (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
+        and, in a table file of more columns (``pivots``, ``support``...; ``column4``... in a TSV
+        table without a header), every column any of its rows has, read from the file
+        (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
         file = self.table_files.get(table)
         if file is None or not file.columns:
             key, found = self.paraphrases(phrase, table)
             return ParaphraseRows.held(key, found, file.score_column if file else SCORE)
         self._source(table)  # a name not loaded: refused as paraphrases refuses it
         key, rows = file.rows(phrase)
-        named = [name for name in rows[0] if name not in ("paraphrase", file.score_column)] if rows else file.columns
+        shown = {name for row in rows for name in row}  # a TSV table's rows may have fewer columns than others
+        named = [name for name in file.columns if name in shown] if rows else file.columns
         return ParaphraseRows(key, file.score_column, tuple(named), tuple(rows))

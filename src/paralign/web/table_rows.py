@@ -4,7 +4,8 @@ source holds, as ``paralign paraphrases`` prints a table's rows (:class:`Paraphr
 A table loaded from a file (``paralign serve --table``) is held in memory with one score a
 row, which the page showed under "score" whatever the table calls it. What the file holds
 beyond that (a pivot table's ``pivots`` and ``support``, a monolingual table's ``count`` and
-``phrase_count``) is read from the file when asked, by the function ``paralign paraphrases``
+``phrase_count``; ``column4``, ``column5``... in a TSV table without a header, as ``paralign
+paraphrases`` names them) is read from the file when asked, by the function ``paralign paraphrases``
 reads it with (:func:`~paralign.phrase_keys.lookup_held`: a Parquet table reads only the row
 groups that can hold the phrase, a TSV table is scanned), and the score is named as the table
 names it (:func:`~paralign.tables.score_column`: ``probability`` in a table pivot built).
@@ -20,7 +21,7 @@ from typing import Any
 
 from ..paraphrases import Score, source_spec_parts
 from ..phrase_keys import lookup_held
-from ..tables import score_column, table_columns
+from ..tables import extra_names, is_parquet_file, iter_rows, score_column, table_columns
 
 #: What a source that is not a table file names its score (PPDB's pairs, WordNet, a table built
 #: in memory), as ``paralign paraphrases`` names the score of a table that names none.
@@ -40,9 +41,17 @@ class TableFile:
 
     @classmethod
     def of(cls, spec: str, threshold: float | None) -> TableFile:
-        """The file of a ``--table`` spec (``path[:threshold]``) the server loaded with `threshold`."""
+        """The file of a ``--table`` spec (``path[:threshold]``) the server loaded with `threshold`;
+        its columns after the score named as ``paralign paraphrases`` names them
+        (:func:`~paralign.tables.extra_names`): as its header or schema names them, else
+        ``column4``, ``column5``... up to its widest row. A TSV table without a header had none,
+        so its rows of more columns were shown with their score alone."""
         path = table_path(spec)
-        return cls(path, threshold, score_column(path), tuple(table_columns(path)[3:]))
+        names = table_columns(path)
+        score = score_column(path)
+        width = len(names) if is_parquet_file(path) else max(
+            (3 + len(rest) for *_, rest in iter_rows(path, unscored=True)), default=3)
+        return cls(path, threshold, score, tuple(extra_names(names, max(width, len(names)), score)))
 
     def rows(self, phrase: str) -> tuple[str, list[dict[str, Any]]]:
         """The key `phrase` is looked up by, and its rows in the file with every column, as
