@@ -240,21 +240,29 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
             for row in zip(*columns, strict=True):
                 yield row[0], row[1], row[2], list(row[3:])
         return
-    with open_text(path) as handle:
-        for count, (number, line) in enumerate(row_lines(without_bom(handle), source=str(path))):  # BOM: no part of a phrase
-            fields = line.split("\t")
-            if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
-                yield fields[0], fields[1], None, fields[3:]
-                continue
-            if len(fields) < 3:
-                expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
-                raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
-                                  f"{expected})", source=str(path), line=number)
-            try:
-                probability = score_field(fields[2], line, not count)
-            except ValueError as exc:
-                raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
-            yield fields[0], fields[1], probability, fields[3:]
+    with open_text(path) as handle:  # BOM: no part of a phrase
+        yield from tsv_rows(row_lines(without_bom(handle), source=str(path)), path, unscored=unscored)
+
+
+def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *,
+             unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
+    """:func:`iter_rows` of a TSV table's row `lines`, numbered as in the file: all of them
+    (:func:`row_lines`), or those an index of the file found (``paralign serve``'s, which reads
+    only the rows of the phrase asked; :func:`lookup` `lines`)."""
+    for count, (number, line) in enumerate(lines):
+        fields = line.split("\t")
+        if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
+            yield fields[0], fields[1], None, fields[3:]
+            continue
+        if len(fields) < 3:
+            expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
+            raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
+                              f"{expected})", source=str(path), line=number)
+        try:
+            probability = score_field(fields[2], line, not count)
+        except ValueError as exc:
+            raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
+        yield fields[0], fields[1], probability, fields[3:]
 
 
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
@@ -371,7 +379,8 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
-           key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
+           key: Callable[[str], str] | None = None,
+           lines: Iterable[tuple[int, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
@@ -381,7 +390,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     scanned once, a user's row without a score being an unscored pair (None, listed after the scored
     ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
     ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
-    keyed by its name, or ``column<N>`` (:func:`extra_names`).
+    keyed by its name, or ``column<N>`` (:func:`extra_names`). `lines`: a TSV table's row lines to read
+    instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
@@ -403,7 +413,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                     rows.append({"paraphrase": row[1], score: row[2],
                                  **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        for phrase, paraphrase, value, rest in iter_rows(path, unscored=True):
+        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True)
+        for phrase, paraphrase, value, rest in rows_read:
             rows = found.get(keyed(phrase))
             if rows is not None:
                 extra = zip(extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
