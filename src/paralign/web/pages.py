@@ -41,6 +41,7 @@ from . import api
 from .engine import PASTED
 from .models import (
     LIMITS,
+    QUERY_BYTES,
     AlignRequest,
     BatchRequest,
     LatticeRequest,
@@ -121,7 +122,7 @@ def _css() -> Markup:
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page from its template, with the navigation and the limits."""
     engine = api.engine_of(request)
-    common = {"nav": NAV, "limits": request.app.state.limits, "css": _css(), "presets": engine.presets,
+    common = {"nav": NAV, "limits": request.app.state.limits, "query_bytes": QUERY_BYTES, "css": _css(), "presets": engine.presets,
               "aligners": engine.aligner_names, "tables": list(engine.sources), "unavailable": engine.unavailable}
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
