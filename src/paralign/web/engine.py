@@ -59,6 +59,7 @@ from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
+from ..textio import bad_byte
 from .models import BATCH_PAIRS, LIMITS, FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
@@ -175,6 +176,22 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
               "such as &nbsp; that stand for white space)"} for name, s in sentences.items() if not s.tokens]
     if over:
         raise FieldsRefused(over)
+
+
+def without_binary_lines(text: str) -> tuple[str, dict[int, str]]:
+    """`text` with each line that holds a NUL emptied, and why, by line number, as ``paralign
+    similarity --pairs`` reads a file (:class:`~paralign.textio.Utf8LineReader`, errors
+    ``skip``, in the words of :func:`~paralign.textio.bad_byte`): binary data, not text, the
+    line reported in its place. The batch scored ``a<NUL>b`` as a sentence (0.0, shown ``a?b``)."""
+    if "\x00" not in text:
+        return text, {}
+    lines, reasons = text.split("\n"), {}
+    for index, line in enumerate(lines):
+        if "\x00" in line:
+            data = line.encode("utf-8", "surrogatepass")
+            reasons[index + 1] = bad_byte(data, data.index(b"\x00"), index + 1)[1]
+            lines[index] = ""
+    return "\n".join(lines), reasons
 
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
@@ -422,7 +439,8 @@ class Engine:
             why = self.unavailable_signals.get(signal) or f"unknown signal: this server scores {', '.join(self.signals)}"
             raise FieldsRefused([{"field": "signal", "message": why}])
         rows: list[Row] = []
-        for number, row, pair_id in read_pair_rows(io.StringIO(lf_text(text), newline="\n")):
+        text, binary = without_binary_lines(lf_text(text))
+        for number, row, pair_id in read_pair_rows(io.StringIO(text, newline="\n"), binary.get):
             if len(rows) == max_pairs:
                 raise FieldsRefused([{"field": "pairs", "message": f"has more than {max_pairs:,} rows, the most this "
                                       "server scores in one request (paralign serve --max-pairs): split it, or score "
