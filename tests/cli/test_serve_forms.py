@@ -65,3 +65,20 @@ def test_a_legal_form_that_arrives_in_pieces_is_read_whole(server) -> None:
         except (BrokenPipeError, ConnectionResetError):  # refused part way
             answer = b""
     assert answer.startswith(b"HTTP/1.1 200"), answer
+
+
+def test_a_chosen_gzip_that_cannot_be_unpacked_is_refused_in_words(page, server, tmp_path) -> None:
+    """A file starting with gzip's magic bytes but not gzip data was refused with the browser's
+    words, "Failed to fetch"; the note now says what the command says of it."""
+    import gzip
+
+    damaged = bytearray(gzip.compress(b"a\tb\n" * 500))
+    damaged[10:14] = b"\xff\xff\xff\xff"  # the deflate stream's first bytes
+    for name, data in (("fake.gz", b"\x1f\x8bnot gzip at all"), ("damaged.tsv.gz", bytes(damaged))):
+        (tmp_path / name).write_bytes(data)
+        page.goto(server + "similarity/batch")
+        page.set_input_files("#file", str(tmp_path / name))
+        page.wait_for_function(f"document.getElementById('file-note').textContent.includes('{name}')")
+        note = page.locator("#file-note").inner_text()
+        assert "cannot be unpacked (not gzip data, or cut short)" in note and "Failed to fetch" not in note, note
+        assert page.locator("#pairs").input_value() == ""
