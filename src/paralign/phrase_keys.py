@@ -10,7 +10,7 @@ Not for: tables in memory (:mod:`paralign.paraphrases`) or reading table files
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -77,8 +77,9 @@ def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str,
     return {phrase: held_phrase(phrase, tokenizer, lowercase) for phrase in phrases}
 
 
-def lookup_held(path: str | Path, phrases: Sequence[str],
-                top_k: int | None = None) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+def lookup_held(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
+                lines: Callable[[list[str]], Iterable[tuple[int, str]]] | None = None,
+                ) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
     """What ``paralign paraphrases`` asks a table file: each of `phrases` with the key it is
     looked up by (:func:`_held_in`), and the rows found under each key, best first, the k best
     with `top_k` (:func:`paralign.tables.lookup`). A table that pivot or paraphrase-table built
@@ -87,12 +88,22 @@ def lookup_held(path: str | Path, phrases: Sequence[str],
     its white space collapsed (:func:`normalize_phrase` of each row's phrase, every row read),
     the rule by which the tables in memory (``serve``, ParaEval, ParaMetric, the aligners)
     match it, so ``Cat`` and ``cat`` find the same rows everywhere. A table built with
-    ``--keep-case`` is matched with its case, here as in memory."""
+    ``--keep-case`` is matched with its case, here as in memory. `lines`: given the keys, the row
+    lines of a TSV table that can hold them (``paralign serve``'s index of the file, keyed by
+    :func:`row_key`), read instead of every line."""
     form = table_form(path)
     held = _held_in(form, phrases)
+    keys = list(held.values())
+    return held, lookup(path, keys, top_k, key=row_key(form), lines=None if lines is None else lines(keys))
+
+
+def row_key(form: tuple[str | None, bool]) -> Callable[[str], str] | None:
+    """What a row's phrase is matched by in a table file of `form` (:func:`table_form`): the
+    phrase itself (None) in a table pivot or paraphrase-table built, which holds its phrases as
+    the key has them; else the phrase with its white space collapsed, and lower-cased unless
+    the record keeps case (:func:`lookup_held`)."""
     tokenizer, lowercase = form
-    key = None if tokenizer is not None else (normalize_phrase if lowercase else _spaced)
-    return held, lookup(path, list(held.values()), top_k, key=key)
+    return None if tokenizer is not None else (normalize_phrase if lowercase else _spaced)
 
 
 def _spaced(phrase: str) -> str:

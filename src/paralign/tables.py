@@ -240,21 +240,29 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
             for row in zip(*columns, strict=True):
                 yield row[0], row[1], row[2], list(row[3:])
         return
-    with open_text(path) as handle:
-        for count, (number, line) in enumerate(row_lines(without_bom(handle), source=str(path))):  # BOM: no part of a phrase
-            fields = line.split("\t")
-            if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
-                yield fields[0], fields[1], None, fields[3:]
-                continue
-            if len(fields) < 3:
-                expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
-                raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
-                                  f"{expected})", source=str(path), line=number)
-            try:
-                probability = score_field(fields[2], line, not count)
-            except ValueError as exc:
-                raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
-            yield fields[0], fields[1], probability, fields[3:]
+    with open_text(path) as handle:  # BOM: no part of a phrase
+        yield from tsv_rows(row_lines(without_bom(handle), source=str(path)), path, unscored=unscored)
+
+
+def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *,
+             unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
+    """:func:`iter_rows` of a TSV table's row `lines`, numbered as in the file: all of them
+    (:func:`row_lines`), or those an index of the file found (``paralign serve``'s, which reads
+    only the rows of the phrase asked; :func:`lookup` `lines`)."""
+    for count, (number, line) in enumerate(lines):
+        fields = line.split("\t")
+        if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
+            yield fields[0], fields[1], None, fields[3:]
+            continue
+        if len(fields) < 3:
+            expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
+            raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
+                              f"{expected})", source=str(path), line=number)
+        try:
+            probability = score_field(fields[2], line, not count)
+        except ValueError as exc:
+            raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
+        yield fields[0], fields[1], probability, fields[3:]
 
 
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
@@ -371,7 +379,8 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
-           key: Callable[[str], str] | None = None) -> dict[str, list[dict[str, Any]]]:
+           key: Callable[[str], str] | None = None,
+           lines: Iterable[tuple[int, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
@@ -381,7 +390,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     scanned once, a user's row without a score being an unscored pair (None, listed after the scored
     ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
     ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
-    keyed by its name, or ``column<N>`` (:func:`_extra_names`).
+    keyed by its name, or ``column<N>`` (:func:`extra_names`). `lines`: a TSV table's row lines to read
+    instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
@@ -393,7 +403,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     score = _score_name(names)
     if is_parquet_file(path):
         number: int | None = None if key is None else 1  # a query's rows are not numbered
-        extras = _extra_names(names, len(names), score)
+        extras = extra_names(names, len(names), score)
         for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
@@ -403,10 +413,11 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                     rows.append({"paraphrase": row[1], score: row[2],
                                  **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        for phrase, paraphrase, value, rest in iter_rows(path, unscored=True):
+        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True)
+        for phrase, paraphrase, value, rest in rows_read:
             rows = found.get(keyed(phrase))
             if rows is not None:
-                extra = zip(_extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
+                extra = zip(extra_names(names, 3 + len(rest), score), map(_number, rest), strict=True)
                 rows.append({"paraphrase": paraphrase, score: value, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
@@ -458,9 +469,10 @@ def best_first(probability: float | None, paraphrase: str) -> tuple[bool, float,
     return probability is None, -(probability or 0.0), paraphrase
 
 
-def _extra_names(names: Sequence[str], width: int, score: str) -> list[str]:
+def extra_names(names: Sequence[str], width: int, score: str) -> list[str]:
     """The keys of a row's columns 4 to `width`: their `names`, or ``column<N>`` where none names one or its
-    name is taken (the row's `score` key: a second 'score' column overrode the row's score, ranked and shown by it)."""
+    name is taken (the row's `score` key: a second 'score' column overrode the row's score, ranked and shown by it).
+    The web app's paraphrases page names a table's columns by it, as ``paralign paraphrases`` names them."""
     taken, keys = {"paraphrase", score}, []
     for n in range(3, width):
         keys.append(names[n] if n < len(names) and names[n] not in taken else f"column{n + 1}")

@@ -282,3 +282,15 @@ def test_the_docs_example_of_a_batch_runs_as_shown(client) -> None:
     words = shlex.split(re.search(r"<code>(curl [^<]*)</code>", section).group(1))
     answer = client.post("/api/similarity/batch", json=json.loads(words[-1])).json()
     assert [row["error"] is None for row in answer["rows"]] == [True, False, True] and answer["rows"][2]["id"] == "p3"
+
+
+@pytest.mark.parametrize("text", ["a\x00b\tc d\nThe cat sat.\tA cat sat.\n\x00\x00\n",
+                                  '{"source": "a\\u0000b", "target": "c"}\n{"source": "x\x00", "target": "y"}\n'])
+def test_a_line_holding_a_nul_is_reported_as_the_command_reports_it(client, tmp_path, capsys, text) -> None:
+    """The command reads a line holding a NUL as binary data, not text, and reports it in its
+    place; the batch scored ``a<NUL>b`` as a sentence (0.0), shown ``a?b`` (a file chosen on
+    the page is read into the box as it is: a NUL is UTF-8)."""
+    record, written = _cli(tmp_path, capsys, text)
+    answer = client.post("/api/similarity/batch", json={"pairs": text, "name": str(tmp_path / "pairs.tsv")}).json()
+    assert answer["report"] == record and answer["text"] == written
+    assert "a NUL byte (0x00 at column " in json.dumps(record["skipped_rows"])

@@ -8,7 +8,8 @@ from paralign.alignment import Alignment
 from paralign.errors import ConfigurationError, FormatError
 from paralign.metrics.paraeval import ParaEval
 from paralign.paraphrases import ParaphraseTable
-from paralign.web.engine import Engine, _source_name, link_confidences
+from paralign.web.engine import Engine, _source_name
+from paralign.web.results import link_confidences
 
 
 def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:

@@ -110,3 +110,41 @@ def test_sources_of_one_score_name_it_and_show_no_other_column(client, engine, t
 def test_a_built_in_source_names_its_score_score(client, table) -> None:
     data = client.post("/api/paraphrases", json={"phrase": "car", "table": table}).json()
     assert data["score_column"] == "score" and data["columns"] == [] and data["total"] > 0
+
+
+#: A user's table without a header, of rows with more columns than three, some more than others.
+HEADERLESS = "car\tauto\t0.6\t3\t12\ncar\tvehicle\t0.3\t2\ncar\tcart\t0.05\nbig\tlarge\t0.9\t4\t20\n"
+
+
+def test_a_table_without_a_header_shows_its_other_columns_as_paralign_paraphrases_names_them(tmp_path, capsys) -> None:
+    """A TSV table without a header named no column: the page and the API showed each row's
+    score alone, where `paralign paraphrases` shows the other columns as column4, column5. They
+    are shown so now, a row without a column showing '-' on the page and null in the API."""
+    from paralign.web.table_rows import TableFile
+
+    path = tmp_path / "user.tsv"
+    path.write_text(HEADERLESS, encoding="utf-8")
+    assert TableFile.of(str(path), None).columns == ("column4", "column5")
+    with _client(str(path)) as client:
+        data = client.post("/api/paraphrases", json={"phrase": "car", "table": "user.tsv"}).json()
+        page = client.get("/paraphrases?phrase=car&table=user.tsv")
+        big = client.post("/api/paraphrases", json={"phrase": "big", "table": "user.tsv"}).json()
+    assert data["score_column"] == "score" and data["columns"] == ["column4", "column5"]
+    cli = _cli_rows(tmp_path, capsys, "car", str(path))
+    assert [{k: v for k, v in row.items() if v is not None} for row in _as_cli(data)] == cli
+    assert cli[0] == {"paraphrase": "auto", "score": 0.6, "column4": 3, "column5": 12}
+    assert _page_table(page.text) == [["paraphrase", "score", "column4", "column5"], ["auto", "0.6", "3", "12"],
+                                      ["vehicle", "0.3", "2", "-"], ["cart", "0.05", "-", "-"]]
+    assert big["paraphrases"] == [{"paraphrase": "large", "score": 0.9, "columns": {"column4": 4, "column5": 20}}]
+
+
+def test_a_header_shorter_than_a_row_names_the_rest_as_paralign_paraphrases_does(tmp_path, capsys) -> None:
+    """The columns shown were the best row's: a column of a row below it (cart's fifth) was not shown."""
+    path = tmp_path / "short.tsv"
+    path.write_text("# phrase\tparaphrase\tprobability\tpivots\ncar\tauto\t0.6\t3\ncar\tcart\t0.05\t1\t12\n",
+                    encoding="utf-8")
+    with _client(str(path)) as client:
+        data = client.post("/api/paraphrases", json={"phrase": "car", "table": "short.tsv"}).json()
+    assert data["columns"] == ["pivots", "column5"]
+    assert [{k: v for k, v in row.items() if v is not None} for row in _as_cli(data)] == _cli_rows(
+        tmp_path, capsys, "car", str(path))

@@ -188,7 +188,10 @@ def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: 
     Stopped by Ctrl-C (SIGINT) it is status 130, as main() answers KeyboardInterrupt: uvicorn
     raises the signal again once it has shut down, but under Python 3.11's asyncio.Runner (its
     own SIGINT handler) that second signal was once lost and serve exited 0, so the signal is
-    recorded here too."""
+    recorded here too. A request's head may take :data:`~paralign.web.models.REQUEST_HEAD_BYTES`
+    (a page's longest legal form sent in the URL, over several TCP segments)."""
+    from ..web.models import REQUEST_HEAD_BYTES
+
     stopped_by: list[int] = []
 
     class Server(uvicorn.Server):
@@ -206,7 +209,7 @@ def _serve(args: argparse.Namespace, uvicorn: Any, app: Any, engine: Any, sock: 
 
     server = Server(uvicorn.Config(app, host=args.host, port=args.port, log_level=args.log_level,
                                    access_log=args.log_level in ("info", "debug"), log_config=log_config(), lifespan="on",
-                                   timeout_graceful_shutdown=5))
+                                   timeout_graceful_shutdown=5, h11_max_incomplete_event_size=REQUEST_HEAD_BYTES))
     server.run(sockets=[sock])
     if signal.SIGINT in stopped_by:
         return 130

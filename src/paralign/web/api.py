@@ -20,7 +20,7 @@ from ..aligners.registry import resolve_aligner
 from ..aligners.signature import alignment_signature
 from ..metrics.paraeval import ParaEvalScore, SegmentMatch
 from ..similarity.signature import similarity_signature
-from .engine import PASTED, Aligned, BatchResult, Engine, LatticeResult, ParaEvalResult
+from .engine import PASTED, Engine
 from .models import (
     AlignRequest,
     AlignResponse,
@@ -46,6 +46,7 @@ from .models import (
     Span,
     WordMatch,
 )
+from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult
 
 #: The error answers every route may give (documented in the schema).
 #: 403, 413 and 503 come from the app's middleware (:mod:`.app`) before a route runs, 500 from its

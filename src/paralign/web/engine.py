@@ -37,16 +37,14 @@ from typing import Any, TypeVar
 from ..aligners.exact import ExactAligner
 from ..aligners.registry import ALIGNER_NAMES, build_preset_aligner, get_aligner
 from ..aligners.sultan.options import NEURAL_PRESETS, PRESETS
-from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..alignment import AlignedSentences, AlignFunction
 from ..corpora.sentence_pairs import read_pair_rows
 from ..errors import ConfigurationError, ExtraMissingError
 from ..line_ends import lf_text
 from ..metrics.paraeval import (
     CONFIGS,
     Config,
-    GradedExplanation,
     ParaEval,
-    SegmentMatch,
     build_sources,
     get_config,
 )
@@ -61,7 +59,9 @@ from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
+from ..textio import bad_byte
 from .models import BATCH_PAIRS, LIMITS, FieldsRefused
+from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
 from .turns import TurnLock
 
@@ -132,58 +132,6 @@ class ServeConfig:
         return self.encoder is not None or self.device != "auto"
 
 
-@dataclass(frozen=True, slots=True)
-class Aligned:
-    """An aligned pair: the annotated sentences, the alignment, its confidences (link -> [0, 1],
-    when the aligner gives them) and the aligner's name."""
-
-    source: Sentence
-    target: Sentence
-    alignment: Alignment
-    confidence: Mapping[tuple[int, int], float] | None
-    aligner: str
-
-
-@dataclass(frozen=True, slots=True)
-class ParaEvalResult:
-    """One segment scored by a ParaEval config: the config, the signature, and what was matched:
-    the paper scorer's spans (a SegmentMatch) or the graded scorer's matches by tier (a
-    GradedExplanation, whose row gives the score)."""
-
-    config: Config
-    signature: str
-    matched: SegmentMatch | GradedExplanation
-
-
-@dataclass(frozen=True, slots=True)
-class BatchResult:
-    """A batch of sentence pairs scored by one signal: its rows as read (line, the sentences or
-    why there are none, id, file), each row's score and reason for none (None: scored), and
-    what ``paralign similarity`` writes for the same input: its JSON record and its text."""
-
-    rows: tuple[Row, ...]
-    scores: tuple[float | None, ...]
-    errors: tuple[str | None, ...]
-    report: dict[str, Any]
-    text: str
-
-
-@dataclass(frozen=True, slots=True)
-class LatticeResult:
-    """A lattice and a few of its paths."""
-
-    lattice: Any
-    some_paths: tuple[str, ...]
-
-
-def link_confidences(alignment: Alignment) -> dict[tuple[int, int], float] | None:
-    """The alignment's per-link confidences (``Alignment.confidence``, given by the contextual
-    aligner) as floats; None when it has none. (`Alignment` checks them: each a number in
-    [0, 1] of one of its links.)"""
-    found = alignment.confidence
-    return {link: float(value) for link, value in found.items()} if found else None
-
-
 def bound_pair_cache(aligner: T, size: int | None) -> T:
     """`aligner` with the pair-similarity cache of its Sultan aligner (a contextual aligner's:
     its lexical one's) bounded to `size` entries (None: left as it is; see
@@ -228,6 +176,22 @@ def check_tokens(sentences: Mapping[str, Sentence]) -> None:
               "such as &nbsp; that stand for white space)"} for name, s in sentences.items() if not s.tokens]
     if over:
         raise FieldsRefused(over)
+
+
+def without_binary_lines(text: str) -> tuple[str, dict[int, str]]:
+    """`text` with each line that holds a NUL emptied, and why, by line number, as ``paralign
+    similarity --pairs`` reads a file (:class:`~paralign.textio.Utf8LineReader`, errors
+    ``skip``, in the words of :func:`~paralign.textio.bad_byte`): binary data, not text, the
+    line reported in its place. The batch scored ``a<NUL>b`` as a sentence (0.0, shown ``a?b``)."""
+    if "\x00" not in text:
+        return text, {}
+    lines, reasons = text.split("\n"), {}
+    for index, line in enumerate(lines):
+        if "\x00" in line:
+            data = line.encode("utf-8", "surrogatepass")
+            reasons[index + 1] = bad_byte(data, data.index(b"\x00"), index + 1)[1]
+            lines[index] = ""
+    return "\n".join(lines), reasons
 
 
 def _source_name(spec: str, taken: Iterable[str]) -> str:
@@ -475,7 +439,8 @@ class Engine:
             why = self.unavailable_signals.get(signal) or f"unknown signal: this server scores {', '.join(self.signals)}"
             raise FieldsRefused([{"field": "signal", "message": why}])
         rows: list[Row] = []
-        for number, row, pair_id in read_pair_rows(io.StringIO(lf_text(text), newline="\n")):
+        text, binary = without_binary_lines(lf_text(text))
+        for number, row, pair_id in read_pair_rows(io.StringIO(text, newline="\n"), binary.get):
             if len(rows) == max_pairs:
                 raise FieldsRefused([{"field": "pairs", "message": f"has more than {max_pairs:,} rows, the most this "
                                       "server scores in one request (paralign serve --max-pairs): split it, or score "
@@ -579,13 +544,15 @@ class Engine:
         """The paraphrases of `phrase` in the source named `table` as :meth:`paraphrases` finds
         them, with what the source holds of each, as ``paralign paraphrases`` prints a table's
         rows: the score under the table's name for it (``probability`` in a table pivot built),
-        and, in a table file of more columns (``pivots``, ``support``...), every column, read from
-        the file (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
+        and, in a table file of more columns (``pivots``, ``support``...; ``column4``... in a TSV
+        table without a header), every column any of its rows has, read from the file
+        (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
         file = self.table_files.get(table)
         if file is None or not file.columns:
             key, found = self.paraphrases(phrase, table)
             return ParaphraseRows.held(key, found, file.score_column if file else SCORE)
         self._source(table)  # a name not loaded: refused as paraphrases refuses it
         key, rows = file.rows(phrase)
-        named = [name for name in rows[0] if name not in ("paraphrase", file.score_column)] if rows else file.columns
+        shown = {name for row in rows for name in row}  # a TSV table's rows may have fewer columns than others
+        named = [name for name in file.columns if name in shown] if rows else file.columns
         return ParaphraseRows(key, file.score_column, tuple(named), tuple(rows))

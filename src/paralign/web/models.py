@@ -49,6 +49,17 @@ LIMITS = {
     "body_bytes": 64 * 1024,
 }
 
+#: Bytes of the longest query string a page's form sends within :data:`LIMITS` (a ParaEval form:
+#: 4,500 characters, each up to 12 bytes percent-encoded, 54 KiB). A longer form is not sent
+#: (``static/forms.js`` says why): sent, a pasted megabyte was refused by the HTTP server before
+#: the app saw it, and the browser showed its own "HTTP ERROR 400" page.
+QUERY_BYTES = 64 * 1024
+#: Bytes of a request's head (request line and headers) ``paralign serve`` reads: a query of
+#: :data:`QUERY_BYTES` and 64 KiB of headers. uvicorn's HTTP parser (h11) kept 16 KiB of a head
+#: not yet whole, so a legal ParaEval form of 20 KiB that came in several TCP segments (over a
+#: network, not on loopback) was refused with a bare 400.
+REQUEST_HEAD_BYTES = QUERY_BYTES + 64 * 1024
+
 #: The most rows (sentence pairs, and lines that are not one) a batch request may hold by default
 #: (``paralign serve --max-pairs``): a batch keeps the engine busy while it runs, a request sent
 #: meanwhile being answered between two of its blocks (:data:`.engine.BATCH_BLOCK` rows).

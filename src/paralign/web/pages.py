@@ -41,6 +41,7 @@ from . import api
 from .engine import PASTED
 from .models import (
     LIMITS,
+    QUERY_BYTES,
     AlignRequest,
     BatchRequest,
     LatticeRequest,
@@ -121,7 +122,7 @@ def _css() -> Markup:
 def render(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page from its template, with the navigation and the limits."""
     engine = api.engine_of(request)
-    common = {"nav": NAV, "limits": request.app.state.limits, "css": _css(), "presets": engine.presets,
+    common = {"nav": NAV, "limits": request.app.state.limits, "query_bytes": QUERY_BYTES, "css": _css(), "presets": engine.presets,
               "aligners": engine.aligner_names, "tables": list(engine.sources), "unavailable": engine.unavailable}
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
@@ -139,10 +140,16 @@ def _lines(text: str | None) -> tuple[list[str], list[int]]:
     return [line for line, _ in kept], [number for _, number in kept]
 
 
-def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]]) -> str:
+def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]], sent_empty: Iterable[str] = ()) -> str:
     """The refusal's message, an item of a textarea's list named by its line in the box
-    (``references (line 3)``) where the API names it by its place in the list (``references.1``)."""
+    (``references (line 3)``) where the API names it by its place in the list (``references.1``);
+    a required field the form sent empty (`sent_empty`) said to be empty, where pydantic's
+    "Field required" read as if the page had left it out."""
     errors = field_errors(list(exc.errors()))
+    empty = set(sent_empty)
+    for error, found in zip(errors, exc.errors(), strict=True):
+        if found.get("type") == "missing" and error["field"] in empty:
+            error["message"] = "is empty"
     for error in errors:
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):
@@ -187,7 +194,8 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
-        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}), **context)
+        sent_empty = {k for k in fields if k in request.query_params and k not in form}
+        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}, sent_empty), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 

@@ -26,7 +26,12 @@
     const head = new Uint8Array(await chosen.slice(0, 2).arrayBuffer());
     if (head[0] !== 0x1f || head[1] !== 0x8b) return chosen.arrayBuffer();
     if (!window.DecompressionStream) throw new Error("it is gzip, which this browser cannot unpack: unpack it first");
-    return new Response(chosen.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    try {
+      return await new Response(chosen.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
+    } catch (error) {  // the browser's own words were "Failed to fetch"
+      throw new Error("it starts as gzip does but cannot be unpacked (not gzip data, or cut short), as paralign "
+        + "similarity would say");
+    }
   }
 
   file.addEventListener("change", async () => {
