@@ -1212,3 +1212,14 @@ def test_mt_metrics_eval_document_scores_are_a_usage_error_naming_their_level(tm
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--scores", str(doc)]) == 2
     assert (f"{doc}: mt-metrics-eval's document-level scores (*.doc.score): meta-eval correlates system scores "
             "(*.sys.score) and segment scores (*.seg.score)") in capsys.readouterr().err
+
+
+def test_a_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys):
+    """``--table t|x.tsv`` was signed ``res:t|x.tsv#HASH`` (read back as ``res:t`` and a keyless
+    part); now a usage error naming the option and the file before any data loads, as --scores."""
+    table = tmp_path / "t|x.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--resamples", "2", "--table", f"{table}:0.1"]) == 2
+    assert f"argument --table: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err
+

@@ -44,6 +44,7 @@ from ._options import (
     add_paraeval_source_options,
     check_encoder_options,
     check_paper_options,
+    check_table_names,
     table_path,
     table_specs,
 )
@@ -258,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
     names = metric_names(args.metrics)
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
+    check_table_names("--table", args.table)
     refs = reference_sets(args.refs)
     check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
     own = [_given_scores(path, name, args.pair, refs) for name, path in files]
