@@ -92,8 +92,10 @@ NOTHING_TO_RESAMPLE = ("its system scores are given, with no segment scores to r
 
 @dataclass(frozen=True, slots=True)
 class GivenSystemScores:
-    """A metric whose system scores are given (``meta-eval --scores`` of ``system<TAB>score``
-    lines, as WMT metrics ship ``*.sys.score`` files), correlated as they are at system level.
+    """A metric whose system scores are given (``meta-eval --scores`` of ``SYSNAME SCORE`` lines,
+    one a system, TAB-separated or, in a line without a TAB, separated by any run of blanks, as
+    mt-metrics-eval's ``*.sys.score`` and WMT21's COMET files are (:func:`paralign.corpora.wmt.read_system_scores`);
+    or a submission file's system rows), correlated as they are at system level.
     It has no segment scores: no segment level, and nothing the bootstrap over segments could
     recompute, so no interval and no paired test (:data:`NOTHING_TO_RESAMPLE`); a built-in
     metric's interval is not that of its point value alone either."""
