@@ -1,7 +1,8 @@
 """The pieces every sacrebleu-style signature (``key:value|...|version:X``) is built from.
 
 :func:`join_signature` writes the parts in order with paralign's version last (and
-:func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``),
+:func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``;
+:func:`file_name_part`: a file's name as a part writes it, refused by that rule where it enters),
 :func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
 :func:`setting_value` writes one setting (yes/no, %g numbers). They sit in a low layer so that
 every layer can sign its numbers: the aligners, similarity scores and ParaMetric alike.
@@ -14,9 +15,12 @@ similarity scores' (:mod:`paralign.similarity.signature`), ParaEval's sources
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Mapping
+from pathlib import PurePath
 
 from ._version import __version__ as VERSION
+from .errors import ConfigurationError
 
 
 def join_signature(parts: Mapping[str, object]) -> str:
@@ -37,6 +41,25 @@ def part_fault(value: str) -> str | None:
     part, so :func:`signature_parts` would read two parts, the second with no key; None when it
     can. A ``:`` can (a part's key ends at its first ``:``, as in ``aligner:sultan:default``)."""
     return None if "|" not in value else f"{value!r} holds '|', which separates a signature's parts"
+
+
+def file_name_part(path: str | os.PathLike[str], part: str, *, option: str | None = None,
+                   name: str | None = None) -> str:
+    """`path`'s file name (`name`: as the caller writes it, by default its last component) as a
+    signature's part writes it (`part`, its shape: ``model:FILE#HASH``); a ConfigurationError
+    naming `path`, and `option` (the command's flag that gave it: ``--model``) when given, where
+    :func:`part_fault` refuses the name: a file named ``run|1.tsv`` was signed ``model:run|1.tsv#HASH``,
+    read back as a part ``model:run`` and a keyless ``1.tsv#HASH``. Every place that writes a
+    user's file name (or other free text) into a signature goes through it, and a command checks
+    its options' files with it before any work, so the user hears of it at once."""
+    shown = os.fspath(path)
+    written = PurePath(shown).name if name is None else name
+    fault = part_fault(written)
+    if fault is None:
+        return written
+    flag = "" if option is None else f"argument {option}: "
+    raise ConfigurationError(f"{flag}{shown}: the file's name {fault} (the signature names it: {part}): "
+                             "copy or link the file under another name")
 
 
 def short_hash(data: bytes | Iterable[bytes]) -> str:

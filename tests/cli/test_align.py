@@ -1186,3 +1186,14 @@ def test_align_aligner_exact_signs_spacy_only_where_spacy_tokenised(tmp_path: Pa
     assert main(["align", str(gold), "--aligner", "exact", "--format", "json"]) == 0
     assert {json.loads(line)["signature"] for line in capsys.readouterr().out.splitlines()} == {
         f"aligner:exact|version:{__version__}"}
+
+
+def test_a_similarity_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path: Path, capsys) -> None:
+    """``--similarity ppdb+t|x.tsv`` was signed ``sim:ppdb-1.0-xxxl-lexical+t|x.tsv#HASH``, read back
+    as ``sim:...+t`` and a keyless ``x.tsv#HASH``; now a usage error naming the option and the file."""
+    table = tmp_path / "t|x.tsv"
+    table.write_text("big\tlarge\t0.9\n", encoding="utf-8")
+    pairs = tmp_path / "in.tsv"
+    pairs.write_text("The cat is big .\tThe cat is large .\n", encoding="utf-8")
+    assert main(["align", "--similarity", f"ppdb+{table}", "--tokenized", "--format", "json", str(pairs)]) == 2
+    assert f"argument --similarity: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err

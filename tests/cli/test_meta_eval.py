@@ -1212,3 +1212,29 @@ def test_mt_metrics_eval_document_scores_are_a_usage_error_naming_their_level(tm
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--scores", str(doc)]) == 2
     assert (f"{doc}: mt-metrics-eval's document-level scores (*.doc.score): meta-eval correlates system scores "
             "(*.sys.score) and segment scores (*.seg.score)") in capsys.readouterr().err
+
+
+def test_a_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys):
+    """``--table t|x.tsv`` was signed ``res:t|x.tsv#HASH`` (read back as ``res:t`` and a keyless
+    part); now a usage error naming the option and the file before any data loads, as --scores."""
+    table = tmp_path / "t|x.tsv"
+    table.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--resamples", "2", "--table", f"{table}:0.1"]) == 2
+    assert f"argument --table: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err
+
+
+def test_wmt21_automatic_scores_given_to_scores_say_what_the_file_is(tmp_path, capsys):
+    """``--scores scores/automatic-scores.tsv`` (WMT21's BLEU and chrF of every system) was a data
+    error at line 1, "could not convert 'score'"; now the error names the file for what it is and
+    says what to give instead (a file built here: the real one is licensed data)."""
+    root = _wmt(tmp_path)
+    path = tmp_path / "automatic-scores.tsv"
+    path.write_text("pair\tsystem\tid\tis_constrained\tmetric\tscore\n"
+                    + "".join(f"de-en\t{s}\t{i}\tTrue\t{m}\t{v}\n" for i, s in enumerate(("Good", "Mid", "Bad"))
+                              for m, v in (("bleu-A", 30.0 - i), ("chrf-A", 50.0 - i))), encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--scores", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in err and "--metrics bleu,chrf" in err
+    assert "could not convert" not in err

@@ -833,3 +833,15 @@ def test_a_sacrebleu_spelling_of_another_meaning_is_a_usage_error_naming_paralig
     code, _, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "--resources", "none", "-i", str(d / "close.txt"),
                        "-i", str(d / "far.txt"), "--config", "paper", *given)
     assert code == 2 and message in err, err
+
+
+def test_a_table_whose_name_holds_a_bar_is_a_usage_error(files, capsys):
+    """``--table t|x.tsv`` ran, exit 0, signed ``res:t|x.tsv#HASH``: read back as ``res:t`` and a
+    keyless ``x.tsv#HASH``. Now a usage error naming the option and the file."""
+    bar = files / "t|x.tsv"
+    bar.write_text(TABLE, encoding="utf-8")
+    assert main(["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--resources", "none",
+                 "--table", str(bar)]) == 2
+    err = capsys.readouterr().err
+    assert f"argument --table: {bar}: the file's name 't|x.tsv' holds '|', which separates a signature's" in err
+    assert "copy or link the file under another name" in err

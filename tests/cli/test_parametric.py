@@ -539,3 +539,17 @@ def test_links_sure_signs_no_companion_it_does_not_read(tmp_path, command, capsy
     assert with_sure[1]["possible"].startswith("gold.sure+poss.json#")
     gold.unlink()
     assert "possible" not in scored()[1]  # read alone: its own links, all sure
+
+
+def test_a_system_or_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path, gold, capsys):
+    """``--system s|1.json`` and ``--table t|x.tsv`` ran, exit 0, signed ``system:s|1.json#HASH``
+    and ``table:t|x.tsv#HASH``, read back as two parts each; now usage errors naming the option
+    and the file."""
+    system = write_json(tmp_path / "s|1.json", GOLD)
+    table = tmp_path / "t|x.tsv"
+    table.write_text("sat\trested\n", encoding="utf-8")
+    for argv, option, path in ((["align", "--system", str(system)], "--system", system),
+                               (["table", "--table", str(table)], "--table", table)):
+        code, _, err = run_json(capsys, ["parametric", *argv, "--gold", str(gold)])
+        assert code == 2
+        assert f"argument {option}: {path}: the file's name '{path.name}' holds '|'" in err

@@ -515,3 +515,14 @@ def test_a_gold_with_no_links_to_find_warns(capsys, tmp_path: Path, gold_lines: 
     if why:
         code, out, err = run(capsys, "--gold", str(gold), "--system", str(system), "--gold-links", "sure+possible")
         assert code == 0 and err == ""
+
+
+def test_a_possible_file_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys) -> None:
+    """``--gold-possible p|x.json`` was signed ``possible:p|x.json#HASH``, read back as
+    ``possible:p`` and a keyless ``x.json#HASH``; now a usage error naming the option and the file
+    (before: the library's refusal, naming the file only)."""
+    possible = tmp_path / "p|x.json"
+    possible.write_bytes((EXAMPLES / "gold.sure+poss.json").read_bytes())
+    assert main(["score-alignments", "--gold", str(EXAMPLES / "gold.sure.json"), "--gold-possible", str(possible),
+                 "--system", str(EXAMPLES / "system.json")]) == 2
+    assert f"argument --gold-possible: {possible}: the file's name 'p|x.json' holds '|'" in capsys.readouterr().err

@@ -393,6 +393,20 @@ def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:
     assert "bad.tsv:1" in capsys.readouterr().err
 
 
+def test_a_table_whose_name_holds_a_bar_stops_before_serving(tmp_path, capsys, monkeypatch) -> None:
+    """``--table t|x.tsv`` served, its ParaEval signature ``res:t|x.tsv#HASH`` read back as
+    ``res:t`` and a keyless part; now a usage error naming the option and the file (serving
+    stubbed: without the check it would return 0, not block)."""
+    pytest.importorskip("fastapi", reason="the web extra is not installed")
+    from paralign.cli import serve
+
+    monkeypatch.setattr(serve, "_serve", lambda *args: 0)
+    table = tmp_path / "t|x.tsv"
+    table.write_text("big\tlarge\t0.9\n", encoding="utf-8")
+    assert main(["serve", "--resources", "none", "--port", "0", "--table", str(table)]) == 2
+    assert f"argument --table: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err
+
+
 def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
     import socket
     import urllib.error

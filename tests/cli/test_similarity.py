@@ -1076,3 +1076,17 @@ def test_numbered_pairs_whose_ids_are_within_0_5_and_input_format_read_both_ways
     assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == as_ids["ids"]
     assert main(base[:-1] + ["--source", counting, "--target", counting, "--input-format", "tsv"]) == 2
     assert "--input-format tsv says what --pairs holds" in capsys.readouterr().err
+
+
+def test_a_model_report_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys):
+    """``--model m|x.json`` was signed ``model:m|x.json#HASH``, read back as ``model:m`` and a
+    keyless ``x.json#HASH``; now a usage error naming the option and the file, before it loads."""
+    from paralign.similarity import evaluate_paraphrase
+
+    path = tmp_path / "m|x.json"
+    path.write_text(json.dumps(evaluate_paraphrase(_TRAIN, _TRAIN[:2], aligner=exact_match_aligner).to_dict()),
+                    encoding="utf-8")
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
+    assert main(["similarity", "--model", str(path), "--pairs", str(pairs), "--format", "json"]) == 2
+    assert f"argument --model: {path}: the file's name 'm|x.json' holds '|'" in capsys.readouterr().err

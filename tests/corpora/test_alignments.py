@@ -530,3 +530,16 @@ def test_sure_links_come_from_elsewhere_only_for_a_sure_poss_gold_with_its_sure_
     alone = tmp_path / "gold.sure+poss.json"
     shutil.copy(EXAMPLES / "gold.sure+poss.json", alone)
     assert not sure_links_elsewhere(alone)  # read alone: all its links are its own sure ones
+
+
+def test_a_companion_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
+    """A jacana gold ``g|1.sure.json`` whose sure+poss companion is read signed
+    ``possible:g|1.sure+poss.json#HASH``, read back as ``possible:g`` and a keyless part; now a
+    ConfigurationError naming the companion."""
+    from paralign.corpora.alignments import possible_links_source
+    from paralign.errors import ConfigurationError
+
+    for name in ("sure", "sure+poss"):
+        (tmp_path / f"g|1.{name}.json").write_bytes((EXAMPLES / f"gold.{name}.json").read_bytes())
+    with pytest.raises(ConfigurationError, match=re.escape(f"{tmp_path / 'g|1.sure+poss.json'}: the file's name")):
+        possible_links_source(tmp_path / "g|1.sure.json")

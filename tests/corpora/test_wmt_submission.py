@@ -108,3 +108,18 @@ def test_rows_against_several_references_are_read_for_the_one_refs_names():
         with pytest.raises(FormatError, match="^f:2: reference .*; --refs of one set reads its rows"):
             read_submission(rows, "f", "de-en", refs=refs)
     assert read_submission(rows[:1], "f", "de-en", refs=["B"]).reference == NamedReference(("A",), "ref-A", 1)
+
+
+def test_wmt21_automatic_scores_are_refused_saying_what_the_file_is():
+    """WMT21's scores/automatic-scores.tsv (six fields under a header, BLEU and chrF of every
+    system under six metric names) was taken for a submission file by its six fields and refused
+    at line 1 with "could not convert 'score'". Now the error says what it is and what to give."""
+    lines = ["pair\tsystem\tid\tis_constrained\tmetric\tscore",
+             "de-en\tUEdin\t1\tTrue\tbleu-A\t31.2", "de-en\tUEdin\t1\tTrue\tchrf-A\t58.1"]
+    assert is_submission(lines)
+    with pytest.raises(FormatError) as caught:
+        read_submission(lines, "automatic-scores.tsv", "de-en")
+    message = str(caught.value)
+    assert message.startswith("automatic-scores.tsv:1: WMT21's scores/automatic-scores.tsv (header 'pair system id ")
+    assert "the built-in metrics bleu and chrf compute these (meta-eval --metrics bleu,chrf)" in message
+    assert "could not convert" not in message

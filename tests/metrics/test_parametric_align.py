@@ -94,3 +94,16 @@ def test_f1_is_zero_when_nothing_matched_and_none_only_when_undefined() -> None:
     assert AlignCounts(matched=0, system=0, gold=4).f1 is None
     assert AlignCounts(matched=2, system=4, gold=4).f1 == 0.5
     assert AlignCounts(matched=0, system=3, gold=4).to_dict()["f1"] == 0.0
+
+
+def test_a_system_file_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
+    """A system file ``s|1.jsonl`` was signed ``system:s|1.jsonl#HASH``, read back as ``system:s``
+    and a keyless ``1.jsonl#HASH``; now a ConfigurationError naming the file."""
+    import pytest
+
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.parametric_align import system_id
+
+    with pytest.raises(ConfigurationError, match=r"^out/s\|1\.jsonl: the file's name .*system:FILE#HASH"):
+        system_id("out/s|1.jsonl", [])
+    assert system_id("out/s1.jsonl", []).startswith("s1.jsonl#")

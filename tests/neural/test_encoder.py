@@ -283,6 +283,16 @@ def test_encoder_id_names_a_package_with_its_version_and_a_directory_by_its_name
     assert encoder_id() == "tuned"
 
 
+def test_an_encoder_directory_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
+    """A model directory ``tuned|2`` was signed ``encoder:tuned|2``, read back as ``encoder:tuned``
+    and a keyless ``2``; now a ConfigurationError naming the directory."""
+    from paralign.neural.encoder import encoder_id
+
+    (tmp_path / "tuned|2").mkdir()
+    with pytest.raises(ConfigurationError, match=r"tuned\|2: the file's name 'tuned\|2' holds '\|'.*encoder:DIR"):
+        encoder_id(tmp_path / "tuned|2")
+
+
 def test_a_stride_wider_than_the_window_leaves_no_sub_word_out(encoder) -> None:
     """A stride of 1,000 on MiniLM's 254-sub-word window made windows (0, 254) and (346, 600)
     of a 600-word sentence: words 254-345 were in none ("max() arg is an empty sequence").

@@ -192,3 +192,17 @@ def test_fitted_parts_hash_what_was_fitted_so_files_of_other_names_sign_alike(tm
     assert idf("idf.txt") == idf("other.txt") == idf("first.txt", "rest.txt")
     section = (Path(__file__).parents[2] / "docs" / "CLI.md").read_text(encoding="utf-8")
     assert "**Why `idf`, `fit` and `train` name no file.**" in section
+
+
+def test_a_model_file_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
+    """``similarity --model m|x.json`` was signed ``model:m|x.json#HASH``, read back as ``model:m``
+    and a keyless ``x.json#HASH``; now a ConfigurationError naming the file."""
+    from paralign.errors import ConfigurationError
+
+    bar = tmp_path / "m|x.json"
+    bar.write_text("{}", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"m\|x\.json: the file's name 'm\|x\.json' holds '\|'.*model:FILE#HASH"):
+        similarity_signature("sultan2014", model_file=bar)
+    plain = tmp_path / "m.json"
+    plain.write_text("{}", encoding="utf-8")
+    assert "|model:m.json#" in similarity_signature("sultan2014", model_file=plain)

@@ -303,6 +303,7 @@ def _sultan_from_args(args: argparse.Namespace) -> Aligner:
         chosen = "--aligner contextual" if args.aligner == "contextual" else f"--preset {preset}"
         raise ConfigurationError(f"--paper contradicts {chosen}")
     options = preset_options("paper" if args.paper else preset)
+    check_table_names("--similarity", [args.similarity] if getattr(args, "similarity", None) else [], sources=True)
     if args.context_links is not None:
         options["context_only_links"] = args.context_links
     return Aligner(
@@ -477,6 +478,20 @@ def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:
             path = str(stack.enter_context(read_once(None)))
         specs.append(path + sep + threshold)
     return specs
+
+
+def check_table_names(option: str, specs: Sequence[str], *, sources: bool = False) -> None:
+    """A usage error naming `option` and the file, before any table loads, for a table spec
+    (``PATH[:THRESHOLD]``; with `sources`, each part of a ``+``-joined --similarity spec) whose
+    file's name a signature cannot write: one holding ``|`` (the library's own check where it
+    writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option)."""
+    from ..metrics.paraeval.signature import TABLE_PART
+    from ..paraphrases import source_spec_parts
+    from ..signature import file_name_part
+
+    for spec in specs:
+        for part in spec.split("+") if sources else [spec]:
+            file_name_part(source_spec_parts(part)[0], TABLE_PART, option=option)
 
 
 def table_path(spec: str) -> tuple[str, str, str]:

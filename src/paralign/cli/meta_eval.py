@@ -44,6 +44,7 @@ from ._options import (
     add_paraeval_source_options,
     check_encoder_options,
     check_paper_options,
+    check_table_names,
     table_path,
     table_specs,
 )
@@ -209,9 +210,10 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     metric's or given twice (its rows would be taken for that metric's), or that holds a
     separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise), and for a
     file whose name holds ``|``, which its metric's signature could not name
-    (:func:`paralign.metrics.given_scores.check_file_name`)."""
+    (:func:`paralign.signature.file_name_part`)."""
     from ..metrics.correlation import known_metrics
-    from ..metrics.given_scores import check_file_name, name_fault
+    from ..metrics.given_scores import SCORES_PART, name_fault
+    from ..signature import file_name_part
 
     out: list[tuple[str, str]] = []
     for spec in specs:
@@ -219,10 +221,7 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
         if not sep or not name.strip() or Path(spec).is_file():
             path, name = spec, Path(spec).stem
         name = name.strip()
-        try:  # first: NAME=FILE would not help
-            check_file_name(path)
-        except ConfigurationError as exc:
-            raise ConfigurationError(f"argument --scores: {exc}") from None
+        file_name_part(path, SCORES_PART, option="--scores")  # first: NAME=FILE would not help
         fault = name_fault(name)
         if fault is not None:
             raise ConfigurationError(f"argument --scores: {fault}: name the file's metric another way (NAME=FILE)")
@@ -260,6 +259,7 @@ def run(args: argparse.Namespace) -> int:
     names = metric_names(args.metrics)
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
+    check_table_names("--table", args.table)
     refs = reference_sets(args.refs)
     check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
     own = [_given_scores(path, name, args.pair, refs) for name, path in files]

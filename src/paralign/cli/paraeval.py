@@ -41,6 +41,7 @@ from ._options import (
     check_bootstrap_options,
     check_encoder_options,
     check_paper_options,
+    check_table_names,
     cluster_runner,
     table_path,
     table_specs,
@@ -198,6 +199,7 @@ def run(args: argparse.Namespace) -> int:
     paths = distinct_inputs(given)
     check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
+    check_table_names("--table", args.table)
     if args.sentence_level and args.format != "json" and (args.confidence or args.paired_bs):
         # text and tsv have one line a segment and none for the corpus these figures are about
         raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "

@@ -23,6 +23,7 @@ from ..metrics.parametric import (
     table_scores_files,
 )
 from ..metrics.parametric_align import names_a_skipped_item
+from ..signature import file_name_part
 from ._common import (
     add_format,
     add_output,
@@ -34,7 +35,7 @@ from ._common import (
     stdin_once,
     table_progress,
 )
-from ._options import add_scheduler_option, cluster_runner
+from ._options import add_scheduler_option, check_table_names, cluster_runner
 from ._render import render_align_scores, render_table_scores
 from ._warnings import warn, warn_item
 
@@ -158,6 +159,8 @@ def _system(path: str) -> str | AlignTokens:
 
 
 def run_align(args: argparse.Namespace) -> int:
+    if args.system not in ALIGNERS:  # a file, which the signature names (system:FILE#HASH)
+        file_name_part(args.system, "system:FILE#HASH", option="--system")
     with ExitStack() as stack:
         paths, _ = stdin_once(stack, gold=[args.gold], system=[args.system])
         stack.enter_context(cluster_runner(args))  # one cluster for the command, started on first need
@@ -191,6 +194,7 @@ def _split_table(spec: str) -> tuple[str, str]:
 
 def run_table(args: argparse.Namespace) -> int:
     table_path, suffix = _split_table(args.table)
+    check_table_names("--table", [args.table])
     with ExitStack() as stack:
         paths, names = stdin_once(stack, gold=[args.gold], table=[table_path])
         gold, table = paths["gold"][0], paths["table"][0]

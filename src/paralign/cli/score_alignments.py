@@ -61,7 +61,11 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..signature import file_name_part
+
     check_bootstrap_options(args)
+    if args.gold_possible is not None:  # signed possible:FILE#HASH
+        file_name_part(args.gold_possible, "possible:FILE#HASH", option="--gold-possible")
     with ExitStack() as stack:
         paths, names = stdin_once(stack, gold=[args.gold], system=[args.system])
         (gold,), (system,) = paths["gold"], paths["system"]

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
 from ._common import add_format, non_negative_int, positive_int, progress, warn
-from ._options import add_encoder_options, encoder_device
+from ._options import add_encoder_options, check_table_names, encoder_device
 from ._stderr import ShownRecords
 
 #: The batch page's default most rows a request (paralign.web.models.BATCH_PAIRS, which this
@@ -142,6 +142,7 @@ def run(args: argparse.Namespace) -> int:
     except ModuleNotFoundError as exc:
         raise ExtraMissingError("paralign serve", "web", exc.name) from None
 
+    check_table_names("--table", args.table)  # the web app's ParaEval signature names them
     config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
                          encoder=args.encoder, device=encoder_device(args),
                          **({} if args.cache_size is None else {"cache_size": args.cache_size}))

@@ -16,6 +16,7 @@ from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
 from ..corpora.sentence_pairs import INPUT_FORMATS, InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
+from ..signature import file_name_part
 from ..similarity import (
     DEFAULT_SIGNAL,
     Signal,
@@ -175,6 +176,8 @@ def _check_inputs(args: argparse.Namespace) -> None:
     if args.model is not None and is_stdin(args.model):
         raise ConfigurationError("--model reads a report file, not stdin (a saved cross-encoder is found "
                                  "relative to the report): save the report and give its path")
+    if args.model is not None:
+        file_name_part(args.model, "model:FILE#HASH", option="--model")  # before the report loads
 
 
 def _check_model_options(args: argparse.Namespace, trained: TrainedClassifier) -> None:

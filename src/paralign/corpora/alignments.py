@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 
 from ..errors import ConfigurationError, FormatError, InputTypeError, shown_value
-from ..signature import short_hash
+from ..signature import file_name_part, short_hash
 from ..textio import require_file
 from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
 from .giza import iter_giza, read_giza
@@ -124,14 +124,15 @@ def possible_links_source(path: str | Path, format: str | None = None, *,
 
     Why: the same sure links scored with and without a companion sure+poss file give different
     AER (and sure+possible scores), so a signature that does not say which was read lets two
-    different numbers pass as one. `name` as for `read_pairs`."""
+    different numbers pass as one. `name` as for `read_pairs`; ConfigurationError naming the file
+    when its name holds ``|`` (:func:`paralign.signature.file_name_part`)."""
     path = require_file(path, name)
     combined = _combination(path, _resolve_format(path, format, name), possible_path)
     if combined is None:
         return "gold"
     merged = combined[1]
-    shown = name if merged == path and name is not None else merged.name
-    return f"{Path(shown).name}#{short_hash(merged.read_bytes())}"
+    shown = name if merged == path and name is not None else str(merged)
+    return f"{file_name_part(shown, 'possible:FILE#HASH')}#{short_hash(merged.read_bytes())}"
 
 
 def sure_links_elsewhere(path: str | Path, format: str | None = None, *,

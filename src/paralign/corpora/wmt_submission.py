@@ -34,6 +34,12 @@ from .wmt_reference import REFERENCE_FIELD, NamedReference, field_reference, ref
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
 SUBMISSION_WIDTHS = (6, 7, 9)
 
+#: The header of WMT21's ``scores/automatic-scores.tsv`` (wmt21-news-systems): six TAB-separated
+#: fields like a submission row's, but BLEU and chrF of every system of every pair, under six
+#: metric names (``bleu-A``, ``bleu-B``, ``bleu-all``, ``chrf-A`` ...): several metrics in one
+#: file, which meta-eval cannot take as one metric's scores.
+AUTOMATIC_SCORES_HEADER = ("pair", "system", "id", "is_constrained", "metric", "score")
+
 
 @dataclass(frozen=True, slots=True)
 class SubmissionRow:
@@ -96,13 +102,16 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
     ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
     metric, reference (of those kept) or level than the first (one metric as scored against one
     reference is what a correlation takes), a score given twice, another pair when `pair` is None;
-    naming the file: no row of the pair and test set."""
+    naming the file: no row of the pair and test set; naming its header, WMT21's
+    ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`), several metrics' scores."""
     rows: list[SubmissionRow] = []
     scored: set[str] = set()  # "PAIR on TESTSET" of each row; with a domain but all, "... in DOMAIN"
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [field.strip() for field in line.split("\t")]
+        if not rows and tuple(field.casefold() for field in fields) == AUTOMATIC_SCORES_HEADER:
+            raise _automatic_scores(source, number)
         row = _row(fields, source, number)
         if pair is None and rows and row.pair != rows[0].pair:
             raise FormatError(f"pair {row.pair!r}, the file's first is {rows[0].pair!r}: give the pair to read",
@@ -119,6 +128,17 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
     for row in kept:
         _check_alike(row, kept[0], source)
     return Submission(*_scores(kept, source), field_reference(kept[0].reference, kept[0].line))
+
+
+def _automatic_scores(source: str, line: int) -> FormatError:
+    """The error of WMT21's ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`), taken for
+    a submission file by its six fields and refused at its header ("could not convert 'score'"),
+    in words about a layout it is not: what the file is, and what to give instead."""
+    return FormatError("WMT21's scores/automatic-scores.tsv (header 'pair system id is_constrained metric score'): "
+                       "BLEU and chrF of every system of every pair, under six metric names (bleu-A, bleu-B, "
+                       "bleu-all, chrf-A ...), not one metric's scores: the built-in metrics bleu and chrf compute "
+                       "these (meta-eval --metrics bleu,chrf), or give one metric's scores of one pair, its rows' "
+                       "system and score fields as SYSNAME SCORE lines", source=source, line=line)
 
 
 def _of_reference(rows: list[SubmissionRow], refs: Sequence[str] | None) -> list[SubmissionRow]:

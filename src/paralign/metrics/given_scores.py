@@ -41,9 +41,9 @@ class GivenScores:
     def signature(self) -> str:
         """``scores:FILE#HASH|system:mean``: the file's name and :attr:`digest`, and how its
         system score is made."""
-        from pathlib import Path
+        from ..signature import file_name_part
 
-        return f"scores:{Path(self.source).name}#{self.digest}|system:mean"
+        return f"scores:{file_name_part(self.source, SCORES_PART)}#{self.digest}|system:mean"
 
     @property
     def stats_key(self) -> str:
@@ -92,8 +92,10 @@ NOTHING_TO_RESAMPLE = ("its system scores are given, with no segment scores to r
 
 @dataclass(frozen=True, slots=True)
 class GivenSystemScores:
-    """A metric whose system scores are given (``meta-eval --scores`` of ``system<TAB>score``
-    lines, as WMT metrics ship ``*.sys.score`` files), correlated as they are at system level.
+    """A metric whose system scores are given (``meta-eval --scores`` of ``SYSNAME SCORE`` lines,
+    one a system, TAB-separated or, in a line without a TAB, separated by any run of blanks, as
+    mt-metrics-eval's ``*.sys.score`` and WMT21's COMET files are (:func:`paralign.corpora.wmt.read_system_scores`);
+    or a submission file's system rows), correlated as they are at system level.
     It has no segment scores: no segment level, and nothing the bootstrap over segments could
     recompute, so no interval and no paired test (:data:`NOTHING_TO_RESAMPLE`); a built-in
     metric's interval is not that of its point value alone either."""
@@ -108,9 +110,9 @@ class GivenSystemScores:
     def signature(self) -> str:
         """``scores:FILE#HASH|system:given``: the file's name and :attr:`digest`; its system
         scores are the file's."""
-        from pathlib import Path
+        from ..signature import file_name_part
 
-        return f"scores:{Path(self.source).name}#{self.digest}|system:given"
+        return f"scores:{file_name_part(self.source, SCORES_PART)}#{self.digest}|system:given"
 
     def system_score(self, system: str) -> float:
         """`system`'s given score; MismatchError naming the file when it has none."""
@@ -177,20 +179,9 @@ def name_fault(name: str) -> str | None:
             f"signature separates its parts with ({' '.join(NAME_MARKS)})")
 
 
-def check_file_name(path: str) -> None:
-    """ConfigurationError naming `path` when its file's name cannot be written in the metric's own
-    signature (``scores:FILE#HASH|system:mean``): one holding ``|`` read back as two parts
-    (:func:`paralign.signature.part_fault`), the second with no key. A ``:`` or ``#`` reads back
-    (a part's key ends at its first ``:``, the hash starts after the last ``#``), as every
-    signature's values may hold ``:``."""
-    from pathlib import Path
-
-    from ..signature import part_fault
-
-    fault = part_fault(Path(path).name)
-    if fault is not None:
-        raise ConfigurationError(f"{path}: the file's name {fault} (its metric's signature names it: "
-                                 "scores:FILE#HASH|...): copy or link the file under another name")
+#: How a given metric's signature writes its file's name (:func:`paralign.signature.file_name_part`:
+#: one holding ``|`` is refused; a ``:`` or ``#`` reads back, the hash starting after the last ``#``).
+SCORES_PART = "scores:FILE#HASH"
 
 
 #: mt-metrics-eval's levels meta-eval does not correlate, as its file names say them (``X-refA.doc.score``).
@@ -233,12 +224,13 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
     from ..corpora.wmt_reference import name_reference
     from ..corpora.wmt_submission import is_submission, read_submission
+    from ..signature import file_name_part
 
     metric = name or Path(path).stem
     fault = name_fault(metric)
     if fault is not None:
         raise ConfigurationError(f"{path}: {fault}: name the metric another way")
-    check_file_name(path)
+    file_name_part(path, SCORES_PART)
     _check_level_name(path)
     read = list(iter_lines(path) if lines is None else lines)
     if is_submission(read):

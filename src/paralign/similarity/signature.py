@@ -32,7 +32,7 @@ from ..aligners.registry import aligner_label
 from ..aligners.signature import aligner_parts, batch_tokens_part, environment_parts
 from ..alignment import AlignFunction
 from ..errors import InputTypeError, file_path, shown_value
-from ..signature import join_signature, setting_value, short_hash, signature_parts
+from ..signature import file_name_part, join_signature, setting_value, short_hash, signature_parts
 from ..textio import input_file_error, require_file
 from .contextual import ENCODER_SIGNALS
 from .signals import Signal, make_signal, needs_alignment
@@ -50,7 +50,8 @@ def similarity_signature(
     names joined by ``+``) over pairs aligned by `aligner` (None: the default Sultan aligner).
     Either may be given by name, as :func:`~paralign.similarity.similarity_many` takes them
     (``"sultan2014"``, ``"sultan:paraphrase"``). `model_file`: the saved report the signal was
-    read from (``similarity --model``). `given_tokens`: every pair was given as token lists and
+    read from (``similarity --model``; ConfigurationError when its name holds ``|``:
+    :func:`paralign.signature.file_name_part`). `given_tokens`: every pair was given as token lists and
     no spaCy model read them (:func:`~paralign.similarity.scores.parses_nothing`: the exact
     aligner and signals that read tokens alone), so no ``spacy`` part. `sides`: which sides of
     each scored pair were given as token lists (source, target), signed as ``tok`` as ``align``
@@ -65,7 +66,7 @@ def similarity_signature(
     if model_file is not None:
         path = require_file(file_path(model_file))  # a missing file was a bare FileNotFoundError, 3 a TypeError
         try:
-            parts["model"] = f"{path.name}#{short_hash(path.read_bytes())}"
+            parts["model"] = f"{file_name_part(path, 'model:FILE#HASH')}#{short_hash(path.read_bytes())}"
         except OSError as exc:
             raise input_file_error(exc, str(path)) from exc
     components = [c for s in signals for c in _components(s)]

@@ -27,9 +27,13 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...paraphrases import ParaphraseTable, WordNetSynonyms
-from ...signature import short_hash
+from ...signature import file_name_part, short_hash
 
 PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
+
+#: How a table file is named in a signature (:func:`source_signature`; a name holding ``|``
+#: refused: :func:`paralign.signature.file_name_part`).
+TABLE_PART = "FILE[:THRESHOLD][~TOKENIZER]#HASH"
 
 #: The configs' phrase-length bound (words): a signature records every bound up to it as asked.
 DEFAULT_MAX_LENGTH = 4
@@ -76,7 +80,8 @@ def table_hash(table: ParaphraseTable) -> str:
 
 def source_signature(source: Any, shown: str | None = None) -> str:
     """One source in a signature (see the module docstring); `shown`: what to call a table
-    file instead of its own name (``<stdin>`` for a copy of stdin)."""
+    file instead of its own name (``<stdin>`` for a copy of stdin). ConfigurationError naming
+    the table when its file's name holds ``|``, which would end the signature's part there."""
     name = getattr(source, "name", type(source).__name__)
     if isinstance(source, WordNetSynonyms):
         return wordnet_version()
@@ -91,7 +96,8 @@ def source_signature(source: Any, shown: str | None = None) -> str:
     if form:
         cut += f"~{','.join(form)}"
     shown = name if shown is None else shown
-    return f"{shown.replace(chr(92), '/').rsplit('/', 1)[-1]}{cut}#{table_hash(source)}"
+    base = file_name_part(shown, TABLE_PART, name=shown.replace(chr(92), "/").rsplit("/", 1)[-1])
+    return f"{base}{cut}#{table_hash(source)}"
 
 
 @functools.cache
