@@ -12,10 +12,9 @@ from paralign.web.models import (
     AlignRequest,
     LatticeRequest,
     check_text,
-    describe,
-    field_errors,
     shown_bytes,
 )
+from paralign.web.problems import describe, field_errors
 
 
 @pytest.mark.parametrize(("size", "shown"), [(0, "0 bytes"), (1023, "1023 bytes"), (1024, "1 KiB"), (65_536, "64 KiB"),

@@ -29,7 +29,6 @@ from .models import (
     BatchRow,
     Chunk,
     Edge,
-    FieldsRefused,
     GradedView,
     Info,
     LatticeRequest,
@@ -40,12 +39,12 @@ from .models import (
     Paraphrase,
     ParaphrasesRequest,
     ParaphrasesResponse,
-    Problem,
     SimilarityRequest,
     SimilarityResponse,
     Span,
     WordMatch,
 )
+from .problems import FieldsRefused, Problem
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult
 
 #: The error answers every route may give (documented in the schema).

@@ -60,7 +60,8 @@ from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from ..textio import bad_byte
-from .models import BATCH_PAIRS, LIMITS, FieldsRefused
+from .models import BATCH_PAIRS, LIMITS
+from .problems import FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
 from .turns import TurnLock

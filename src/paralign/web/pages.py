@@ -48,12 +48,10 @@ from .models import (
     ParaEvalRequest,
     ParaphrasesRequest,
     SimilarityRequest,
-    describe,
-    field_errors,
-    not_utf8,
     showable,
     shown_bytes,
 )
+from .problems import describe, field_errors, not_utf8
 
 router = APIRouter(include_in_schema=False)
 
