@@ -82,3 +82,23 @@ def test_a_chosen_gzip_that_cannot_be_unpacked_is_refused_in_words(page, server,
         note = page.locator("#file-note").inner_text()
         assert "cannot be unpacked (not gzip data, or cut short)" in note and "Failed to fetch" not in note, note
         assert page.locator("#pairs").input_value() == ""
+
+
+def test_the_batch_page_notes_a_guessed_layout_and_reads_it_as_chosen(page, server) -> None:
+    """Pairs numbered 1, 2 are read as ids, which the command notes (they could be gold scores)
+    and the page did not; nor could it read them the other way. The note is shown, and the
+    input format chosen reads them as `--input-format sts` does, kept selected for another try."""
+    page.goto(server + "similarity/batch")
+    page.fill("#pairs", "1\tA cat sat.\tA cat was sitting.\n2\tThe dog ran.\tA dog was running.\n")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    notes = " ".join(page.locator("#answer .note.warning").all_inner_texts())
+    assert "pasted: the first fields (1, 2) count up as ids do" in notes and "give --input-format sts" in notes
+    assert page.locator("#batch-rows tbody tr").nth(0).locator("td").nth(1).inner_text() == "1"  # its id
+    page.select_option("#input_format", "sts")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#answer .note.warning").count() == 0
+    assert page.locator("#batch-rows tbody tr").nth(0).locator("td").nth(1).inner_text() == ""  # a gold score, dropped
+    assert "--input-format sts" in page.locator("#summary").inner_text()
+    assert page.locator("#input_format").input_value() == "sts"

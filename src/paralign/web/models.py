@@ -104,6 +104,8 @@ Preset = Literal["default", "paper", "paraphrase", "contextual"]
 AlignerName = Literal["sultan", "contextual", "exact"]
 #: `metrics.paraeval.configs.CONFIGS`
 ParaEvalConfig = Literal["default", "contextual", "paper"]
+#: `corpora.sentence_pairs.INPUT_FORMATS` (``paralign similarity --input-format``)
+InputFormat = Literal["auto", "tsv", "jsonl", "sts", "msrp"]
 # A graded match's tier (`Tier`) and a hypothesis span's (`SpanTier`: a tier, or unmatched) are
 # the library's own Literals, which the matchers' values are typed with.
 
@@ -271,6 +273,12 @@ class BatchRequest(AlignerRequest):
                        "`paralign similarity --pairs` reads a file")
     name: str | None = Field(None, max_length=200, description="the name the answer's notes give the input (a "
                              "chosen file's name; null: `pasted`)")
+    input_format: InputFormat = Field(
+        "auto", description="what pairs holds, whatever its lines look like, as `paralign similarity --input-format` "
+        "takes it: auto (told from its lines; where a whole-number first field within 0-5 could be an id or a gold "
+        "score, the answer's notes say how it was read), tsv (every line s1 TAB s2 or id TAB s1 TAB s2, the first "
+        "of three fields an id), jsonl (every line a JSON record), sts (SemEval STS score TAB s1 TAB s2, or the STS "
+        "Benchmark: gold scores dropped) or msrp")
     signal: str = Field(DEFAULT_SIGNAL, description="the similarity signal, as `paralign similarity --signal` takes "
                         "it (GET /api/info lists those this server scores)",
                         json_schema_extra={"enum": list(SIGNALS)})
@@ -373,6 +381,10 @@ class BatchResponse(BaseModel):
     skipped: int = Field(description="how many of them have no score (each one's error says why)")
     signature: str = Field(description="every setting that changes a score, sacrebleu-style, as `paralign "
                            "similarity` writes it")
+    notes: list[str] = Field(default_factory=list, description="what to know about these scores, as the command "
+                             "warns of it (the report's notes): how an input whose first fields could be ids or gold "
+                             "scores was read, and the input_format that reads it the other way; a repeated id; a "
+                             "hybrid blend used with another aligner than the one it was fitted on")
     report: dict[str, Any] = Field(description="exactly what `paralign similarity --signal S --aligner A --preset "
                                    "P --format json` writes for this input (its scores, failures, skipped_rows, notes, "
                                    "ids)")
