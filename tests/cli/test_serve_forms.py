@@ -67,18 +67,62 @@ def test_a_legal_form_that_arrives_in_pieces_is_read_whole(server) -> None:
     assert answer.startswith(b"HTTP/1.1 200"), answer
 
 
+def _chosen_note(page, server, path) -> str:
+    """The batch page's note on choosing the file at `path`."""
+    page.goto(server + "similarity/batch")
+    page.set_input_files("#file", str(path))
+    page.wait_for_function(f"document.getElementById('file-note').textContent.includes('{path.name}')")
+    return page.locator("#file-note").inner_text()
+
+
 def test_a_chosen_gzip_that_cannot_be_unpacked_is_refused_in_words(page, server, tmp_path) -> None:
     """A file starting with gzip's magic bytes but not gzip data was refused with the browser's
     words, "Failed to fetch"; the note now says what the command says of it."""
     import gzip
 
-    damaged = bytearray(gzip.compress(b"a\tb\n" * 500))
+    packed = gzip.compress(b"a\tb\n" * 500)
+    damaged = bytearray(packed)
     damaged[10:14] = b"\xff\xff\xff\xff"  # the deflate stream's first bytes
-    for name, data in (("fake.gz", b"\x1f\x8bnot gzip at all"), ("damaged.tsv.gz", bytes(damaged))):
+    for name, data in (("fake.gz", b"\x1f\x8bnot gzip at all"), ("damaged.tsv.gz", bytes(damaged)),
+                       ("two.tsv.gz", packed + packed), ("crc.tsv.gz", packed[:-8] + bytes(4) + packed[-4:])):
         (tmp_path / name).write_bytes(data)
-        page.goto(server + "similarity/batch")
-        page.set_input_files("#file", str(tmp_path / name))
-        page.wait_for_function(f"document.getElementById('file-note').textContent.includes('{name}')")
-        note = page.locator("#file-note").inner_text()
-        assert "cannot be unpacked (not gzip data, or cut short)" in note and "Failed to fetch" not in note, note
+        note = _chosen_note(page, server, tmp_path / name)
+        assert "cannot be unpacked here (not gzip data, damaged, or gzip members" in note, note
+        assert "Failed to fetch" not in note and "or score it with paralign similarity --pairs FILE" in note, note
         assert page.locator("#pairs").input_value() == ""
+
+
+@pytest.mark.parametrize("cut", [8, 4, 1, 300])
+def test_a_chosen_gzip_cut_short_is_refused_as_the_command_refuses_it(page, server, tmp_path, cut) -> None:
+    """A gzip file cut short (its trailer, or more, missing) is "gzip data cut short (truncated
+    file)" to paralign similarity; the page said "not gzip data, or cut short", and offered the
+    command, which refuses it too. It tells the two apart by where the browser's unpacking fails:
+    on closing a stream that took all the data (cut short), or on the data."""
+    import gzip
+
+    packed = gzip.compress("".join(f"The cat {i} sat.\tA cat {i} sat.\n" for i in range(300)).encode())
+    path = tmp_path / "cut.tsv.gz"
+    path.write_bytes(packed[:-cut])
+    note = _chosen_note(page, server, path)
+    assert note == "cut.tsv.gz was not read: gzip data cut short (truncated file), as paralign similarity says of it"
+    assert page.locator("#pairs").input_value() == ""
+
+
+def test_the_batch_page_notes_a_guessed_layout_and_reads_it_as_chosen(page, server) -> None:
+    """Pairs numbered 1, 2 are read as ids, which the command notes (they could be gold scores)
+    and the page did not; nor could it read them the other way. The note is shown, and the
+    input format chosen reads them as `--input-format sts` does, kept selected for another try."""
+    page.goto(server + "similarity/batch")
+    page.fill("#pairs", "1\tA cat sat.\tA cat was sitting.\n2\tThe dog ran.\tA dog was running.\n")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    notes = " ".join(page.locator("#answer .note.warning").all_inner_texts())
+    assert "pasted: the first fields (1, 2) count up as ids do" in notes and "give --input-format sts" in notes
+    assert page.locator("#batch-rows tbody tr").nth(0).locator("td").nth(1).inner_text() == "1"  # its id
+    page.select_option("#input_format", "sts")
+    page.click("#submit")
+    page.wait_for_selector("#answer, #error")
+    assert page.locator("#answer .note.warning").count() == 0
+    assert page.locator("#batch-rows tbody tr").nth(0).locator("td").nth(1).inner_text() == ""  # a gold score, dropped
+    assert "--input-format sts" in page.locator("#summary").inner_text()
+    assert page.locator("#input_format").input_value() == "sts"

@@ -294,3 +294,57 @@ def test_a_line_holding_a_nul_is_reported_as_the_command_reports_it(client, tmp_
     answer = client.post("/api/similarity/batch", json={"pairs": text, "name": str(tmp_path / "pairs.tsv")}).json()
     assert answer["report"] == record and answer["text"] == written
     assert "a NUL byte (0x00 at column " in json.dumps(record["skipped_rows"])
+
+
+#: First fields that count up (read as ids) and whole numbers within 0-5 that do not (read as STS
+#: gold scores): both only a guess, which the command notes (sentence_pairs.layout_note).
+COUNTING = "1\tA cat sat.\tA cat was sitting.\n2\tThe dog ran.\tA dog was running.\n"
+SCORED = "3\tA cat sat.\tA cat was sitting.\n1\tThe dog ran.\tA dog was running.\n"
+
+
+@pytest.mark.parametrize(("text", "guess", "other"), [(COUNTING, "read as the pairs' ids", "sts"),
+                                                      (SCORED, "read as SemEval STS gold scores", "tsv")])
+def test_a_guessed_layout_is_noted_and_input_format_reads_it_the_other_way(client, tmp_path, capsys, text, guess,
+                                                                           other) -> None:
+    """The batch read an input with the command's reader but dropped its note on a layout it
+    could only guess (ids or gold scores), and had no --input-format: the answer's notes (and
+    its report's) now say what the command says, and input_format reads the input as the
+    command's --input-format does, with no note."""
+    name = str(tmp_path / "pairs.tsv")
+    for fmt in ("auto", other):
+        record, written = _cli(tmp_path, capsys, text, "--input-format", fmt)
+        answer = client.post("/api/similarity/batch", json={"pairs": text, "name": name, "input_format": fmt})
+        assert answer.status_code == 200, answer.text
+        data = answer.json()
+        assert data["report"] == record and data["text"] == written and data["notes"] == record["notes"]
+        if fmt == "auto":
+            assert len(data["notes"]) == 1 and data["notes"][0].startswith(f"{name}: the first fields")
+            assert guess in data["notes"][0] and f"give --input-format {other}" in data["notes"][0]
+        else:
+            assert data["notes"] == [] and ("ids" in record) == (other == "tsv")
+    refused = client.post("/api/similarity/batch", json={"pairs": text, "input_format": "csv"})
+    assert refused.status_code == 422 and refused.json()["detail"][0]["field"] == "input_format"
+
+
+def test_the_schema_offers_the_commands_input_formats(client) -> None:
+    from paralign.corpora.sentence_pairs import INPUT_FORMATS
+
+    schema = client.get("/openapi.json").json()["components"]["schemas"]
+    assert schema["BatchRequest"]["properties"]["input_format"]["enum"] == list(INPUT_FORMATS)
+    assert "notes" in schema["BatchResponse"]["properties"]
+
+
+def test_the_page_shows_the_note_and_offers_the_input_format(client) -> None:
+    """The batch page neither showed the command's note on a guessed layout nor offered its
+    --input-format: the note is shown (naming the pasted input), the choice is a select of the
+    command's names, kept once chosen, and the command shown gives it."""
+    form = client.get("/similarity/batch").text
+    options = re.search(r'<select id="input_format" name="input_format"[^>]*>(.*?)</select>', form).group(1)
+    assert re.findall(r"<option>(\w+)</option>", options) == ["auto", "tsv", "jsonl", "sts", "msrp"]
+    page = _post_page(client, pairs=COUNTING)
+    assert "pasted: the first fields (1, 2) count up as ids do" in html.unescape(page.text)
+    chosen = _post_page(client, pairs=COUNTING, input_format="sts")
+    text = html.unescape(chosen.text)
+    assert chosen.status_code == 200 and "count up as ids do" not in text
+    assert "<option selected>sts</option>" in text
+    assert re.search(r"the scores of <code>paralign similarity --pairs FILE --input-format sts ", text)

@@ -12,10 +12,9 @@ from paralign.web.models import (
     AlignRequest,
     LatticeRequest,
     check_text,
-    describe,
-    field_errors,
     shown_bytes,
 )
+from paralign.web.problems import describe, field_errors
 
 
 @pytest.mark.parametrize(("size", "shown"), [(0, "0 bytes"), (1023, "1023 bytes"), (1024, "1 KiB"), (65_536, "64 KiB"),
@@ -78,6 +77,7 @@ def test_the_written_out_choices_are_their_registries() -> None:
 
     from paralign.aligners.registry import ALIGNER_NAMES
     from paralign.aligners.sultan.options import PRESETS
+    from paralign.corpora.sentence_pairs import INPUT_FORMATS
     from paralign.metrics.paraeval import configs, paper_values
     from paralign.metrics.paraeval.configs import CONFIGS
     from paralign.web import models
@@ -85,6 +85,7 @@ def test_the_written_out_choices_are_their_registries() -> None:
     assert get_args(models.Preset) == tuple(PRESETS)
     assert get_args(models.AlignerName) == tuple(ALIGNER_NAMES)
     assert get_args(models.ParaEvalConfig) == tuple(CONFIGS)
+    assert get_args(models.InputFormat) == INPUT_FORMATS
     # the tiers are the library's Literals, which TierMatch.tier and MatchedSpan.tier are typed with
     assert models.Tier is configs.Tier and models.SpanTier is paper_values.SpanTier
     assert get_args(models.SpanTier) == (*configs.TIER_ORDER, "unmatched")

@@ -162,6 +162,34 @@ def test_the_paraphrases_page_says_what_it_looked_up(client, report_page) -> Non
     assert not page.find("span", id="looked-up-as") and "looked up as" not in page.text
 
 
+def test_the_paraphrases_page_says_when_no_row_has_a_score(client, report_page, tmp_path, capsys) -> None:
+    """PPDB's pairs were listed with "-" under score, row after row, 'autos beside autos, as if
+    the page had lost their scores. PPDB's lexical pairs have none (the file is word TAB word), and
+    'autos and autos are two of its words, as `paralign paraphrases --table THAT_FILE` lists them
+    too (each unscored, read one way where the aligners read them both ways); the page now says
+    that no row has a score, and why, where none has one."""
+    import json
+
+    from paralign.cli import main
+    from paralign.paraphrases import ppdb_table
+    from paralign.resources import ppdb_path
+
+    api = client.post("/api/paraphrases", json={"phrase": "cars", "table": "ppdb", "limit": 500}).json()
+    held = ppdb_table().paraphrases("cars")
+    assert sorted(p["paraphrase"] for p in api["paraphrases"]) == sorted(held) and {"'autos", "autos"} <= set(held)
+    assert all(p["score"] is None for p in api["paraphrases"])
+    out = tmp_path / "cli.json"
+    main(["paraphrases", "cars", "--table", str(ppdb_path()), "--format", "json", "-o", str(out)])
+    capsys.readouterr()
+    cli = json.loads(out.read_text(encoding="utf-8"))["phrases"][0]["paraphrases"]
+    assert cli and all(row["score"] is None for row in cli) and {row["paraphrase"] for row in cli} <= set(held)
+    for phrase, table in (("cars", "ppdb"), ("cars", "wordnet"), ("sat down", "small.tsv")):
+        page = _page(report_page, client.get("/paraphrases?" + urlencode({"phrase": phrase, "table": table})))
+        assert page.find("p", id="unscored") and "None of these has a score in" in page.text, (phrase, table)
+        assert "carry no score" in page.text
+    assert not _page(report_page, client.get("/paraphrases?phrase=cat&table=small.tsv")).find("p", id="unscored")
+
+
 def test_the_paraphrases_page_can_show_more_than_the_first_ones(client, report_page) -> None:
     """"97 paraphrases of 'good' in ppdb (the first 50 shown)", and no way on the page to see the
     other 47: the page took no limit. Now the form has one, and the note links to all of them."""

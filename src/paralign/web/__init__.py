@@ -5,7 +5,7 @@ grid of :mod:`paralign.viz` and a table of links), to compare them by every simi
 to score many pairs at once as ``paralign similarity --pairs`` does (the batch page), to
 score a hypothesis with ParaEval (its words highlighted by match tier), to build a word
 lattice and to list a phrase's paraphrases; and the JSON API behind them (:mod:`.api`, models
-and input limits in :mod:`.models`). What it computes, with the models loaded once at start-up,
+and input limits in :mod:`.models`, error answers in :mod:`.problems`). What it computes, with the models loaded once at start-up,
 is the :class:`.engine.Engine`.
 
 Importing this package loads FastAPI (without the `web` extra it raises

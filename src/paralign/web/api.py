@@ -29,7 +29,6 @@ from .models import (
     BatchRow,
     Chunk,
     Edge,
-    FieldsRefused,
     GradedView,
     Info,
     LatticeRequest,
@@ -40,12 +39,12 @@ from .models import (
     Paraphrase,
     ParaphrasesRequest,
     ParaphrasesResponse,
-    Problem,
     SimilarityRequest,
     SimilarityResponse,
     Span,
     WordMatch,
 )
+from .problems import FieldsRefused, Problem
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult
 
 #: The error answers every route may give (documented in the schema).
@@ -155,7 +154,8 @@ def answer_batch(result: BatchResult) -> BatchResponse:
                      target=None if isinstance(row, str) else row[1], score=score, error=error)
             for (number, row, pair_id, _), score, error in zip(result.rows, result.scores, result.errors, strict=True)]
     return BatchResponse(rows=rows, pairs=len(rows), skipped=result.report["skipped"],
-                         signature=result.report["signature"], report=result.report, text=result.text)
+                         signature=result.report["signature"], notes=result.report["notes"], report=result.report,
+                         text=result.text)
 
 
 def answer_lattice(result: LatticeResult, picture: bool) -> LatticeResponse:
@@ -209,10 +209,15 @@ def similarity(body: SimilarityRequest, request: Request) -> SimilarityResponse:
     "row's score, each bad line in its place with its reason, and the command's JSON and text output; at most "
     "limits.batch_pairs rows (GET /api/info), scored in blocks: a request sent meanwhile is answered between two")
 def similarity_batch(body: BatchRequest, request: Request) -> BatchResponse:
-    result = engine_of(request).similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
-                                                 name=body.name or PASTED,
-                                                 max_pairs=request.app.state.limits["batch_pairs"])
-    return answer_batch(result)
+    return answer_batch(scored_batch(body, request))
+
+
+def scored_batch(body: BatchRequest, request: Request) -> BatchResult:
+    """The batch of a request (the API's or the batch page's form) scored by the app's engine,
+    within the server's row limit."""
+    return engine_of(request).similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
+                                               name=body.name or PASTED, input_format=body.input_format,
+                                               max_pairs=request.app.state.limits["batch_pairs"])
 
 
 @router.post("/paraeval", response_model=ParaEvalResponse,

@@ -58,12 +58,14 @@ from .models import (
     BATCH_PAIRS,
     BATCH_PATHS,
     LIMITS,
-    FieldsRefused,
     batch_limits,
+    shown_bytes,
+)
+from .problems import (
+    FieldsRefused,
     describe,
     field_errors,
     not_utf8,
-    shown_bytes,
 )
 
 STATIC = Path(__file__).parent / "static"

@@ -60,7 +60,8 @@ from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from ..textio import bad_byte
-from .models import BATCH_PAIRS, LIMITS, FieldsRefused
+from .models import BATCH_PAIRS, LIMITS
+from .problems import FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
 from .turns import TurnLock
@@ -425,9 +426,11 @@ class Engine:
         return [note for note in notes if note]
 
     def similarity_batch(self, text: str, signal: str = DEFAULT_SIGNAL, aligner: str = "sultan",
-                         preset: str = "default", *, name: str = PASTED, max_pairs: int = BATCH_PAIRS) -> BatchResult:
-        """The pairs of `text` (read as ``paralign similarity --pairs`` reads a file:
-        :func:`~paralign.corpora.sentence_pairs.read_pair_rows`) scored by `signal` as that
+                         preset: str = "default", *, name: str = PASTED, max_pairs: int = BATCH_PAIRS,
+                         input_format: str = "auto") -> BatchResult:
+        """The pairs of `text` (read as ``paralign similarity --pairs --input-format INPUT_FORMAT``
+        reads a file: :func:`~paralign.corpora.sentence_pairs.read_pair_rows`, its note on how
+        a guessed layout was read among the report's notes, as the command's) scored by `signal` as that
         command scores them (:class:`~paralign.similarity.rows.ScoredRows`), one turn of the lock for
         each block of :data:`BATCH_BLOCK` rows (other requests answered between them; no block
         begun once the request is given up). More than `max_pairs` rows are refused before any
@@ -439,8 +442,10 @@ class Engine:
             why = self.unavailable_signals.get(signal) or f"unknown signal: this server scores {', '.join(self.signals)}"
             raise FieldsRefused([{"field": "signal", "message": why}])
         rows: list[Row] = []
+        told: list[str] = []  # how a guessed layout was read (sentence_pairs.layout_note)
         text, binary = without_binary_lines(lf_text(text))
-        for number, row, pair_id in read_pair_rows(io.StringIO(text, newline="\n"), binary.get):
+        for number, row, pair_id in read_pair_rows(io.StringIO(text, newline="\n"), binary.get,
+                                                   input_format=input_format, notes=told):
             if len(rows) == max_pairs:
                 raise FieldsRefused([{"field": "pairs", "message": f"has more than {max_pairs:,} rows, the most this "
                                       "server scores in one request (paralign serve --max-pairs): split it, or score "
@@ -448,7 +453,7 @@ class Engine:
             rows.append((number, over_limit(row) or row, pair_id, None))
         function = self.aligner(aligner, preset)
         signature = similarity_signature(scorer, function)
-        notes = [note for note in (aligner_mismatch(scorer, function),) if note]
+        notes = [note for note in (aligner_mismatch(scorer, function),) if note] + [f"{name}: {note}" for note in told]
         scored = ScoredRows()
         for start in range(0, len(rows), BATCH_BLOCK):  # a turn of the lock a block: others get in between
             block = rows[start:start + BATCH_BLOCK]

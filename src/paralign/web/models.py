@@ -12,7 +12,6 @@ Not for: computing anything (:mod:`.engine`) or the routes (:mod:`.api`, :mod:`.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
 from typing import Annotated, Any, Literal
 
 from pydantic import (
@@ -28,7 +27,6 @@ from pydantic.fields import FieldInfo
 from pydantic_core import PydanticCustomError
 
 from ..aligners.registry import ALIGNER_PRESETS, preset_clash
-from ..errors import ConfigurationError, counted, is_text, lone_in
 from ..metrics.paraeval.configs import Tier
 from ..metrics.paraeval.paper_values import SpanTier
 from ..similarity.signals import DEFAULT_SIGNAL, SIGNALS
@@ -106,6 +104,8 @@ Preset = Literal["default", "paper", "paraphrase", "contextual"]
 AlignerName = Literal["sultan", "contextual", "exact"]
 #: `metrics.paraeval.configs.CONFIGS`
 ParaEvalConfig = Literal["default", "contextual", "paper"]
+#: `corpora.sentence_pairs.INPUT_FORMATS` (``paralign similarity --input-format``)
+InputFormat = Literal["auto", "tsv", "jsonl", "sts", "msrp"]
 # A graded match's tier (`Tier`) and a hypothesis span's (`SpanTier`: a tier, or unmatched) are
 # the library's own Literals, which the matchers' values are typed with.
 
@@ -273,6 +273,12 @@ class BatchRequest(AlignerRequest):
                        "`paralign similarity --pairs` reads a file")
     name: str | None = Field(None, max_length=200, description="the name the answer's notes give the input (a "
                              "chosen file's name; null: `pasted`)")
+    input_format: InputFormat = Field(
+        "auto", description="what pairs holds, whatever its lines look like, as `paralign similarity --input-format` "
+        "takes it: auto (told from its lines; where a whole-number first field within 0-5 could be an id or a gold "
+        "score, the answer's notes say how it was read), tsv (every line s1 TAB s2 or id TAB s1 TAB s2, the first "
+        "of three fields an id), jsonl (every line a JSON record), sts (SemEval STS score TAB s1 TAB s2, or the STS "
+        "Benchmark: gold scores dropped) or msrp")
     signal: str = Field(DEFAULT_SIGNAL, description="the similarity signal, as `paralign similarity --signal` takes "
                         "it (GET /api/info lists those this server scores)",
                         json_schema_extra={"enum": list(SIGNALS)})
@@ -375,6 +381,10 @@ class BatchResponse(BaseModel):
     skipped: int = Field(description="how many of them have no score (each one's error says why)")
     signature: str = Field(description="every setting that changes a score, sacrebleu-style, as `paralign "
                            "similarity` writes it")
+    notes: list[str] = Field(default_factory=list, description="what to know about these scores, as the command "
+                             "warns of it (the report's notes): how an input whose first fields could be ids or gold "
+                             "scores was read, and the input_format that reads it the other way; a repeated id; a "
+                             "hybrid blend used with another aligner than the one it was fitted on")
     report: dict[str, Any] = Field(description="exactly what `paralign similarity --signal S --aligner A --preset "
                                    "P --format json` writes for this input (its scores, failures, skipped_rows, notes, "
                                    "ids)")
@@ -513,80 +523,3 @@ class Info(BaseModel):
         description="what this server does not offer, by the list above it is left out of (aligners, presets, "
         "signals, paraeval_configs): name -> why (an optional extra that is not installed, with its pip install "
         "command; a signal that needs fitting on training sentences)")
-
-
-def not_utf8(exc: UnicodeDecodeError) -> str:
-    """What is wrong with bytes that are not UTF-8, for people: the byte, where, and why."""
-    return f"is not UTF-8: the byte 0x{exc.object[exc.start]:02x} at position {exc.start} cannot be read ({exc.reason})"
-
-
-#: JSON's names of the Python types a parsed body can have.
-_JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "a boolean",
-               type(None): "null"}
-
-
-def _message(error: Mapping[str, Any]) -> str:
-    """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
-    when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
-    position, not a field) and a body of the wrong JSON type are said as such; a check's
-    ``ValueError`` loses pydantic's ``Value error, `` prefix."""
-    kind, loc, message = error.get("type"), tuple(error.get("loc", ())), str(error.get("msg", "invalid"))
-    if kind == "json_invalid":
-        at = f" at character {loc[-1]}" if len(loc) > 1 else ""
-        return f"invalid JSON{at}: {(error.get('ctx') or {}).get('error', message)}"
-    if loc == ("body",) and kind == "model_attributes_type":
-        if isinstance(error.get("input"), bytes | bytearray):
-            return "is not JSON: send a JSON object with the header content-type: application/json"
-        return f"must be a JSON object, not {_JSON_TYPES.get(type(error.get('input')), 'that')}"
-    if loc == ("body",) and kind == "missing":
-        return "is empty: send a JSON object"
-    if kind == "string_unicode":  # pydantic takes no str holding a lone surrogate (a JSON escape \ud800)
-        value = error.get("input")
-        lone = lone_in(value) if isinstance(value, str) and not is_text(value) else "a lone surrogate"
-        return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
-                "(control characters and lone surrogates are refused)")
-    if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
-        return _count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
-    return message.removeprefix("Value error, ")
-
-
-def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
-    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``."""
-    if kind == "too_long":
-        return f"has {counted(count, 'item')}; it may have at most {ctx.get('max_length')}"
-    least = int(ctx.get("min_length", 1))
-    return f"{'is empty' if count == 0 else 'has ' + counted(count, 'item')}; it must have at least {counted(least, 'item')}"
-
-
-def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """Pydantic's errors as (field, message) records (the input itself is not echoed back)."""
-    out = []
-    for error in errors:
-        loc = error.get("loc", ())
-        parts = [] if error.get("type") == "json_invalid" else [p for p in loc if p != "body"]
-        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error)})
-    return out
-
-
-def describe(errors: list[dict[str, str]]) -> str:
-    """One line for people: ``source: String should have at most 500 characters; ...``."""
-    return "; ".join(f"{e['field']}: {e['message']}" for e in errors) or "invalid request"
-
-
-class FieldsRefused(ConfigurationError):
-    """Fields of a request refused once the work began, which the models cannot tell (a sentence
-    of too many tokens, or of no word, as annotation reads it; a source not loaded): `detail`
-    names each as a refusal by the models does, ``[{field, message}]``, so that a client finds
-    the field in ``detail`` whoever refused it (it was empty: only the message named it)."""
-
-    def __init__(self, detail: list[dict[str, str]]) -> None:
-        super().__init__(describe(detail))
-        self.detail = detail
-
-
-class Problem(BaseModel):
-    """Every error answer: a message for people, and per field what was wrong."""
-
-    error: str = Field(description="one line for people: each field refused and why")
-    detail: list[dict[str, str]] = Field(default_factory=list, description="each field refused, "
-                                         "{field, message} (empty when no field is to blame)")

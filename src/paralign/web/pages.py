@@ -33,12 +33,12 @@ from markupsafe import Markup
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ..corpora.sentence_pairs import INPUT_FORMATS
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
 from ..similarity import DEFAULT_SIGNAL
 from ..textout import json_text
 from . import api
-from .engine import PASTED
 from .models import (
     LIMITS,
     QUERY_BYTES,
@@ -48,12 +48,10 @@ from .models import (
     ParaEvalRequest,
     ParaphrasesRequest,
     SimilarityRequest,
-    describe,
-    field_errors,
-    not_utf8,
     showable,
     shown_bytes,
 )
+from .problems import describe, field_errors, not_utf8
 
 router = APIRouter(include_in_schema=False)
 
@@ -250,7 +248,7 @@ def similarity_page(request: Request) -> HTMLResponse:
 #: The pages whose form is posted, its text too long for a URL (a GET form): the batch page's.
 FORM_POSTS = ("/similarity/batch",)
 #: The batch page's form fields (:class:`.models.BatchRequest`'s).
-BATCH_FIELDS = ("pairs", "name", "signal", "aligner", "preset")
+BATCH_FIELDS = ("pairs", "name", "input_format", "signal", "aligner", "preset")
 
 
 def _download(text: str) -> str:
@@ -262,19 +260,18 @@ def _download(text: str) -> str:
 def _batch_answer(request: Request, form: dict[str, str]) -> HTMLResponse:
     """The batch page with the answer to `form` (or why there is none: 422), in a worker thread:
     the batch waits for the engine's lock."""
-    engine, context = api.engine_of(request), _batch_context(request)
+    context = _batch_context(request)
     try:
         body = BatchRequest.model_validate(form)
-        answer = api.answer_batch(engine.similarity_batch(body.pairs, body.signal, body.aligner, body.preset,
-                                                          name=body.name or PASTED,
-                                                          max_pairs=request.app.state.limits["batch_pairs"]))
+        answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=describe(field_errors(exc.errors())),
                       **context)
     except ParalignError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
     preset = [] if body.aligner != "sultan" and body.preset == "default" else ["--preset", body.preset]  # none asked
-    command = shlex.join(["paralign", "similarity", "--pairs", body.name or "FILE", "--signal", body.signal,
+    given = [] if body.input_format == "auto" else ["--input-format", body.input_format]
+    command = shlex.join(["paralign", "similarity", "--pairs", body.name or "FILE", *given, "--signal", body.signal,
                           "--aligner", body.aligner, *preset])
     return render(request, "similarity_batch.html", form=form, answer=answer, command=command,
                   bad=[row for row in answer.rows if row.error], **context,
@@ -282,7 +279,8 @@ def _batch_answer(request: Request, form: dict[str, str]) -> HTMLResponse:
 
 
 def _batch_context(request: Request) -> dict[str, Any]:
-    return {"signals": list(api.engine_of(request).signals), "default_signal": DEFAULT_SIGNAL}
+    return {"signals": list(api.engine_of(request).signals), "default_signal": DEFAULT_SIGNAL,
+            "input_formats": INPUT_FORMATS}
 
 
 @router.api_route("/similarity/batch", methods=["GET", "HEAD", "POST"], response_class=HTMLResponse)

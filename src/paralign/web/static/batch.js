@@ -26,12 +26,32 @@
     const head = new Uint8Array(await chosen.slice(0, 2).arrayBuffer());
     if (head[0] !== 0x1f || head[1] !== 0x8b) return chosen.arrayBuffer();
     if (!window.DecompressionStream) throw new Error("it is gzip, which this browser cannot unpack: unpack it first");
+    // The file is written whole, then closed: a stream the data of which were all taken (written)
+    // but which fails when closed ended before its end (Compression Streams: the flush step throws
+    // when "the end of the compressed input has not been reached"), where bad data fail the write.
+    // The browser's own words are "Failed to fetch" for both.
+    const stream = new DecompressionStream("gzip");
+    const writer = stream.writable.getWriter();
+    const unpacked = new Response(stream.readable).arrayBuffer();
+    let taken = false;
+    const fed = (async () => {
+      await writer.write(new Uint8Array(await chosen.arrayBuffer()));
+      taken = true;
+      await writer.close();
+    })();
     try {
-      return await new Response(chosen.stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer();
-    } catch (error) {  // the browser's own words were "Failed to fetch"
-      throw new Error("it starts as gzip does but cannot be unpacked (not gzip data, or cut short), as paralign "
-        + "similarity would say");
+      return (await Promise.all([unpacked, fed]))[0];
+    } catch (error) {
+      if (taken) throw refused("gzip data cut short (truncated file), as paralign similarity says of it");
+      throw new Error("it starts as gzip does but cannot be unpacked here (not gzip data, damaged, or gzip members "
+        + "one after another, which paralign similarity reads)");
     }
+  }
+
+  function refused(message) {  // an Error of a file paralign similarity refuses too: not offered to it
+    const error = new Error(message);
+    error.everywhere = true;
+    return error;
   }
 
   file.addEventListener("change", async () => {
@@ -51,7 +71,8 @@
       name.value = chosen.name;
       note.textContent = `${chosen.name} read into the box (${shown(bytes.byteLength)}): press Score`;
     } catch (error) {
-      note.textContent = `${chosen.name} was not read: ${error.message}; or score it with paralign similarity --pairs FILE`;
+      const elsewhere = error.everywhere ? "" : "; or score it with paralign similarity --pairs FILE";
+      note.textContent = `${chosen.name} was not read: ${error.message}${elsewhere}`;
       file.value = "";
     }
   });
