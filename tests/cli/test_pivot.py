@@ -922,12 +922,12 @@ def test_the_helps_say_how_word_align_output_meets_pivot(capsys):
     (as word-align's says), paraphrase-table's counts --tokenizer's; --lowercase did not say
     what it lower-cases; --iterations showed ITERATIONS and not that it is per model stage."""
     align = _help("word-align", capsys)
-    assert "the i of each link i-j, so for pivot --alignment the English side (pivot's --english)" in align
-    assert "the j of each link (pivot's --foreign" in align
+    assert "the i of each link i-j, so for pivot --alignment the English side (`pivot --english`)" in align
+    assert "the j of each link (`pivot --foreign`" in align
     assert "lower-case the tokens --tokens-output writes" in align
     assert "--iterations N eflomal iterations per model stage" in align
     pivot = _help("pivot", capsys)
-    assert "with its --tokenizer and --target-tokenizer set as --tokenizer and --foreign-tokenizer are here" in pivot
+    assert "--tokenizer T --target-tokenizer T2` writes it, T and T2 set as --tokenizer and --foreign-tokenizer are" in pivot
     assert "a side of more than N white-space tokens" in pivot
     assert "--iterations N eflomal iterations per model stage" in pivot
     assert "skip sentences longer than N tokens" in _help("paraphrase-table", capsys)

@@ -55,7 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--alignment", action="append", default=None, metavar="FILE",
                         help="Pharaoh alignment of a corpus instead of running eflomal: one line per corpus "
                         "line (empty and skipped lines included), i-j with i an English token, as `word-align "
-                        "--source ENGLISH --target FOREIGN` writes it with its --tokenizer and --target-tokenizer "
+                        "--source ENGLISH --target FOREIGN --tokenizer T --target-tokenizer T2` writes it, T and T2 "
                         "set as --tokenizer and --foreign-tokenizer are here (the defaults are). Give it once per "
                         "--english/--foreign pair, in the same order, "
                         "or not at all (- = stdin). Makes the table reproducible (eflomal cannot be seeded)")
@@ -77,14 +77,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
         f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED
         + " Keep the output and give it to `pivot --alignment` to build a table reproducibly: its links "
-        "index the tokens that --tokenizer and --target-tokenizer give, so give them as pivot gets --tokenizer "
-        "and --foreign-tokenizer (the defaults split as pivot's defaults do: regex).",
+        "index the tokens that --tokenizer and --target-tokenizer give, so set them as `pivot --tokenizer T "
+        "--foreign-tokenizer T2` is set (the defaults split as pivot's defaults do: regex).",
     )
     align.add_argument("--source", required=True,
                        help="source side, one sentence a line (- = stdin): the i of each link i-j, so for "
-                       "pivot --alignment the English side (pivot's --english)")
+                       "pivot --alignment the English side (`pivot --english`)")
     align.add_argument("--target", required=True,
-                       help="target side, line-aligned: the j of each link (pivot's --foreign; - = stdin)")
+                       help="target side, line-aligned: the j of each link (`pivot --foreign`; - = stdin)")
     align.add_argument("-o", "--output", default="-", type=output_path,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
