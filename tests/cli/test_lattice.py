@@ -741,7 +741,7 @@ def test_paths_as_text_says_which_list_each_path_is_in(group_file, capsys):
 
 
 def test_paths_all_reaching_every_path_has_the_heading_its_help_names(tmp_path, capsys):
-    """`--all LIMIT` past the path count heads its list 'all:', not 'all (first N):', which was
+    """`--all N` past the path count heads its list 'all:', not 'all (first N):', which was
     the only heading `paths --help` named."""
     group = tmp_path / "g.txt"
     group.write_text("the cat sat\na cat sat\n", encoding="utf-8")
@@ -749,12 +749,12 @@ def test_paths_all_reaching_every_path_has_the_heading_its_help_names(tmp_path, 
     assert capsys.readouterr().out.splitlines()[1] == "all:"
     with pytest.raises(SystemExit):
         main(["lattice", "paths", "--help"])
-    assert "('all:' when LIMIT reaches every path)" in " ".join(capsys.readouterr().out.split())
+    assert "('all:' when --all reaches every path)" in " ".join(capsys.readouterr().out.split())
 
 
 def test_paths_all_with_a_limit_above_sys_maxsize_enumerates_every_path(group_file, capsys):
-    """`--all 99999999999999999999` (a LIMIT Python cannot use as a size) reached islice() and
-    stopped with a traceback; such a LIMIT is no limit: every path is listed."""
+    """`--all 99999999999999999999` (an N Python cannot use as a size) reached islice() and
+    stopped with a traceback; such an N is no limit: every path is listed."""
     every = run_json(capsys, "lattice", "paths", str(group_file), "--tokenized", "--all", "1000000")
     huge = run_json(capsys, "lattice", "paths", str(group_file), "--tokenized", "--all", "99999999999999999999")
     assert huge["all"] == every["all"] and len(every["all"]) == int(every["paths"])
@@ -1233,7 +1233,7 @@ def test_each_action_help_says_what_its_options_do_there(capsys):
     note = "lower-cased as the lattice was built"
     assert note in _help(capsys, "lattice", "distance")
     assert all(note not in _help(capsys, "lattice", action) for action in ("draw", "paths"))
-    assert "--seed SEED seed of --sample (default: 0)" in _help(capsys, "lattice", "paraphrases")
+    assert "--seed N seed of --sample (default: 0)" in _help(capsys, "lattice", "paraphrases")
     assert "--incremental's shuffles" in _help(capsys, "lattice", "stats")
     assert "with replacement: a path may come more than once" in _help(capsys, "lattice", "paths")
 

@@ -225,7 +225,7 @@ def test_an_empty_phrase_is_a_usage_error(table, tmp_path, capsys, phrase):
     with pytest.raises(SystemExit) as info:
         main(["paraphrases", "a car", phrase, "--table", str(table)])
     assert info.value.code == 2
-    assert "argument phrase: a phrase must hold a word" in capsys.readouterr().err
+    assert "argument PHRASE: a phrase must hold a word" in capsys.readouterr().err
     listed = tmp_path / "phrases.txt"
     listed.write_text(f"a car\n{phrase}\n", encoding="utf-8")
     assert main(["paraphrases", "--phrases", str(listed), "--table", str(table), "--format", "json"]) == 0

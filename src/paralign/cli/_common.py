@@ -23,6 +23,7 @@ from typing import IO, Any, Protocol, TypeVar
 from ..disk_cache import not_kept
 from ..errors import ConfigurationError, ParalignError, check_output_file, counted
 from ..textout import Writes, check_output_name, json_text
+from ._metavars import FILE, HTML_FILE
 from ._stderr import from_the_terminal, shown
 from ._warnings import warn, warn_each, warn_summary
 
@@ -163,7 +164,7 @@ def report_path(text: str) -> str:
 
 def add_report(parser: argparse.ArgumentParser, what: str) -> None:
     """``--report FILE.html``: also write a self-contained HTML report of `what`."""
-    parser.add_argument("--report", default=None, type=report_path, metavar="FILE.html",
+    parser.add_argument("--report", default=None, type=report_path, metavar=HTML_FILE,
                         help=f"also write a self-contained HTML report ({what})")
 
 
@@ -176,7 +177,8 @@ def write_report(path: str | None, text: str) -> None:
 
 def add_output(parser: argparse.ArgumentParser, writes: Writes | None = None) -> None:
     """-o FILE, which holds `writes` (a text or JSON report by --format, when None: checked by name in `main`)."""
-    parser.add_argument("-o", "--output", default="-", type=output_path, help="output file (default: stdout)")
+    parser.add_argument("-o", "--output", default="-", type=output_path, metavar=FILE,
+                        help="output file (default: stdout)")
     parser.set_defaults(output_writes=writes)
 
 

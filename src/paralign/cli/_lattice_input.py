@@ -29,6 +29,7 @@ from ._common import (
     undecodable_lines,
     warn_skipped_pairs,
 )
+from ._metavars import FILE, N
 from ._options import add_scheduler_option
 from ._warnings import warn_item
 
@@ -44,9 +45,9 @@ def add_lattice_options(
     help ending with `lattice_note`, what it means for this action), how a lattice is built,
     --format (with `format_help`) and -o."""
     if lattice_input:  # None, not '-', when not given: --lattice leaves a given one unused
-        p.add_argument("input", nargs="?", default=None,
+        p.add_argument("input", nargs="?", default=None, metavar=FILE,
                        help="one group: sentences one a line (default: stdin)")
-        p.add_argument("--lattice", default=None, metavar="JSON",
+        p.add_argument("--lattice", default=None, metavar=FILE,
                        help=f"use a lattice written by `lattice build --format json` instead of sentences{lattice_note}")
     p.add_argument("--tokenized", action="store_true",
                    help="sentences are whitespace-tokenised (parsed as given)")
@@ -55,7 +56,7 @@ def add_lattice_options(
     p.add_argument("--wordnet", action="store_true", help="WordNet synonyms count as shared keywords")
     p.add_argument("--no-keyword-check", action="store_true", help="merge without keyword checking")
     p.add_argument("--no-squeeze", action="store_true", help="skip squeezing")
-    p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar="N",
+    p.add_argument("--max-gaps", type=non_negative_int, default=0, metavar=N,
                    help="relaxed merging (extension): merge expansions differing by <= N children")
     p.add_argument("--keep-case", action="store_true", help="do not lower-case words")
     add_format(p, help=format_help)
@@ -65,23 +66,23 @@ def add_lattice_options(
 def add_groups(p: argparse.ArgumentParser, also_seeds: str = "") -> None:
     """--groups and which of them (paraphrases, stats); `also_seeds`: what --seed seeds besides
     --sample, in its help."""
-    p.add_argument("--groups", required=True,
+    p.add_argument("--groups", required=True, metavar=FILE,
                    help="groups file: TSV, one group a line, every cell of a line is a sentence (no id column, "
                    "no header line: they would be merged as sentences), or the Bible layout (a header "
                    "verse_id book chapter verse V1 V2 ...: one verse a group), or jacana JSON "
                    "(MTReference; told by its contents, so .json.gz and stdin too); - = stdin")
-    p.add_argument("--min-size", type=positive_int, default=1, metavar="N",
+    p.add_argument("--min-size", type=positive_int, default=1, metavar=N,
                    help="skip groups with fewer than N distinct sentences, counted as the lattice counts "
                    "them: sentences with the same words (lower-cased unless --keep-case) are one")
-    p.add_argument("--sample", type=positive_int, default=None, metavar="N",
+    p.add_argument("--sample", type=positive_int, default=None, metavar=N,
                    help="a seeded sample of N >= 1 groups (default: all)")
-    p.add_argument("--seed", type=non_negative_int, default=None,
+    p.add_argument("--seed", type=non_negative_int, default=None, metavar=N,
                    help=f"seed of --sample{also_seeds} (default: 0)")
-    p.add_argument("--workers", type=positive_int, default=1,
+    p.add_argument("--workers", type=positive_int, default=1, metavar=N,
                    help="Dask worker processes parsing, building and measuring the groups' lattices, the "
                    "results summed here in input order: the same output as one process (default: "
                    "%(default)s: in this process)")
-    p.add_argument("--chunk-size", type=positive_int, default=CHUNK_GROUPS, metavar="N",
+    p.add_argument("--chunk-size", type=positive_int, default=CHUNK_GROUPS, metavar=N,
                    help="groups a chunk sent to a worker (default: %(default)s)")
     add_scheduler_option(p)
 

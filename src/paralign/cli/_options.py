@@ -41,6 +41,7 @@ from ._common import (
     unit_interval,
     warn,
 )
+from ._metavars import ADDRESS, FILE, LIST, MODEL, SIZE, SOURCE, TABLE, N, X
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..aligners.contextual import ContextualAligner
@@ -79,14 +80,14 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     group = parser.add_argument_group("aligner")
     add_aligner_choice(group, ALIGNER_HELP)
     # the sultan aligner's options default to None (not typed), so --aligner exact can refuse them
-    group.add_argument("--similarity", default=None,
+    group.add_argument("--similarity", default=None, metavar=SOURCE,
                        help="related-word source: ppdb, wordnet, none, a paraphrase table file "
-                       "(X.parquet as pivot writes it, X.tsv or X.tsv.gz; `path[:threshold]`), or a+b "
+                       "(X.parquet as pivot writes it, X.tsv or X.tsv.gz; `PATH[:THRESHOLD]`), or a+b "
                        "(default: ppdb)")
     if parameters:
-        group.add_argument("--ppdb-sim", type=open_unit, default=None,
+        group.add_argument("--ppdb-sim", type=open_unit, default=None, metavar=X,
                            help=f"similarity of a related pair (default: {ALIGNER_DEFAULTS.ppdb_sim})")
-        group.add_argument("--w", type=open_unit, default=None,
+        group.add_argument("--w", type=open_unit, default=None, metavar=X,
                            help=f"weight of word vs context similarity (default: {ALIGNER_DEFAULTS.w})")
     group.add_argument("--no-word-similarity", action="store_true", help="ablation: identical words only")
     group.add_argument("--no-dependencies", action="store_true", help="ablation: no dependency context")
@@ -99,16 +100,16 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     group.add_argument("--paper", action="store_true",
                        help="switch off paralign's extensions (sentence-start evidence, quote "
                        "pairs, spelling variants, ...): the same as --preset paper")
-    group.add_argument("--context-links", type=non_negative_int, default=None, metavar="N",
+    group.add_argument("--context-links", type=non_negative_int, default=None, metavar=N,
                        help="also align unrelated content words with N or more corresponding "
                        "aligned dependency neighbours (for paraphrase data; default: the preset's, "
                        "off except in the paraphrase preset)")
-    group.add_argument("--workers", type=positive_int, default=1,
+    group.add_argument("--workers", type=positive_int, default=1, metavar=N,
                        help="Dask worker processes for parsing and aligning (default 1: in this process)")
     add_scheduler_option(group)
     add_encoder_options(group, CONTEXTUAL)
-    group.add_argument("--min-confidence", type=unit_interval, default=None, metavar="P",
-                       help=f"{CONTEXTUAL}: keep only links whose confidence is at least P "
+    group.add_argument("--min-confidence", type=unit_interval, default=None, metavar=X,
+                       help=f"{CONTEXTUAL}: keep only links whose confidence is at least X "
                        "(0-1; default: the link model's own threshold, chosen on training data)")
 
 
@@ -136,11 +137,11 @@ def add_scheduler_option(container: argparse._ActionsContainer) -> None:
     """--scheduler and --memory-limit, beside --workers: where a batch command's Dask cluster is
     (an existing one, or local processes of at most this much memory each)."""
     container.add_argument(
-        "--scheduler", default=None, metavar="ADDRESS",
+        "--scheduler", default=None, metavar=ADDRESS,
         help="run the batch on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
         "$PARALIGN_SCHEDULER, else --workers local processes, or this process for 1)")
     container.add_argument(
-        "--memory-limit", default=None, metavar="SIZE",
+        "--memory-limit", default=None, metavar=SIZE,
         help="memory per local Dask worker with --workers 2 or more, e.g. 4GB (default: Dask's share "
         "of the machine); a worker that stays above 80%% of it is paused, and the command stops "
         "with an error after 2 minutes")
@@ -164,7 +165,7 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
 def add_encoder_options(container: argparse._ActionsContainer, users: str = "--preset contextual") -> None:
     """--encoder and --device: the neural encoder (the `neural` extra) of every part of the run
     that runs one (`users`, for the help: what uses it in this command)."""
-    container.add_argument("--encoder", default=None, metavar="NAME|DIR",
+    container.add_argument("--encoder", default=None, metavar=MODEL,
                            help=f"the neural encoder, for {users}; every neural part of the run uses "
                            "it: an installed model package or a local "
                            "Hugging Face model directory (default: $PARALIGN_ENCODER, else "
@@ -226,11 +227,11 @@ def add_gold_options(parser: argparse.ArgumentParser) -> None:
     """--gold, --gold-links and --limit, for evaluate-aligner and tune-aligner."""
     from ..metrics.alignment_scores import LINK_SETS
 
-    parser.add_argument("--gold", required=True, help="gold alignment file (any format the "
+    parser.add_argument("--gold", required=True, metavar=FILE, help="gold alignment file (any format the "
                         "corpora loaders read)")
     parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
                         help="gold links to score against (default: %(default)s)")
-    parser.add_argument("--limit", type=positive_int, default=None, metavar="N",
+    parser.add_argument("--limit", type=positive_int, default=None, metavar=N,
                         help="only the first N pairs (N >= 1; default: all)")
 
 
@@ -368,7 +369,7 @@ def add_similarity_options(
     add_aligner_choice(parser)
     add_preset_option(parser, None, shown=preset)
     parser.set_defaults(command_preset=preset)
-    parser.add_argument("--workers", type=positive_int, default=1,
+    parser.add_argument("--workers", type=positive_int, default=1, metavar=N,
                         help="Dask worker processes (default: %(default)s: in this process)")
     add_scheduler_option(parser)
     if idf:
@@ -376,7 +377,7 @@ def add_similarity_options(
             "--idf-from",
             action="append",
             default=[],
-            metavar="FILE",
+            metavar=FILE,
             help="STS/MSRP/text file whose sentences give IDF statistics (for --signal idf*; repeatable)",
         )
 
@@ -428,17 +429,17 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
     """--table, --resources, --max-length and --min-paraphrase-length: ParaEval's paraphrase
     sources, for `paraeval` and `meta-eval` (`config_option` names the flag that picks the
     config, for the help of the paper-only option)."""
-    parser.add_argument("--table", action="append", default=[], metavar="TABLE",
+    parser.add_argument("--table", action="append", default=[], metavar=TABLE,
                         help="paraphrase table: X.parquet (as pivot writes it), X.tsv or X.tsv.gz, "
-                        "`path[:threshold]`; repeatable. A table that pivot or paraphrase-table built has its "
+                        "`PATH[:THRESHOLD]`; repeatable. A table that pivot or paraphrase-table built has its "
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")
-    parser.add_argument("--resources", default=None,
+    parser.add_argument("--resources", default=None, metavar=LIST,
                         help="built-in sources: ppdb, wordnet or none (default: the config's, "
                              "ppdb,wordnet)")
-    parser.add_argument("--max-length", type=positive_int, default=None,
+    parser.add_argument("--max-length", type=positive_int, default=None, metavar=N,
                         help="longest paraphrase in words (default: the config's, 4)")
-    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None,
+    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None, metavar=N,
                         help=f"{config_option} paper only: match paraphrases of >= N words "
                              "(default: 1; the paper's variant: 3)")
 
@@ -511,9 +512,9 @@ def add_bootstrap_options(parser: argparse.ArgumentParser, confidence_help: str)
     from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED
 
     parser.add_argument("--confidence", action="store_true", help=confidence_help)
-    parser.add_argument("--resamples", type=positive_int, default=None, metavar="N",
+    parser.add_argument("--resamples", type=positive_int, default=None, metavar=N,
                         help=f"bootstrap resamples (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=non_negative_int, default=None,
+    parser.add_argument("--seed", type=non_negative_int, default=None, metavar=N,
                         help=f"seed of the resamples (default: {DEFAULT_SEED}, sacrebleu's)")
 
 

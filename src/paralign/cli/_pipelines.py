@@ -38,6 +38,7 @@ from ._common import (
     warn,
     warn_skipped_pairs,
 )
+from ._metavars import ADDRESS, DIR, FILE, SIZE, N, X
 from ._stderr import shown
 from ._warnings import warn_item
 
@@ -78,26 +79,27 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     False: paraphrase-table's help, where the pivot-only option is said to have no effect."""
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
 
-    parser.add_argument("--output", "-o", required=True, type=output_path,
+    parser.add_argument("--output", "-o", required=True, type=output_path, metavar=FILE,
                         help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
                         "paraphrases` queries it fast), otherwise TSV (.gz = gzip; - = stdout, the report then "
                         "goes to stderr); both hold the same rows")
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,
                         help="how eflomal's two directions are joined (default: grow-diag-final-and); "
                         "like --iterations and --align-chunk, only when eflomal aligns")
-    parser.add_argument("--max-length", type=positive_int, default=5, help="longest phrase in words (default 5)")
-    parser.add_argument("--threshold", type=unit_interval, default=threshold,
+    parser.add_argument("--max-length", type=positive_int, default=5, metavar=N, help="longest phrase in words (default 5)")
+    parser.add_argument("--threshold", type=unit_interval, default=threshold, metavar=X,
                         help="keep paraphrases with p >= this, a number in [0, 1] (default %(default)s)")
-    parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases per phrase, k >= 1")
-    parser.add_argument("--min-count", type=positive_int, default=1, metavar="N",
+    parser.add_argument("--top-k", type=positive_int, default=None, metavar=N,
+                        help="keep the N best paraphrases per phrase, N >= 1")
+    parser.add_argument("--min-count", type=positive_int, default=1, metavar=N,
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
                         "pair count; default %(default)s: every pair, though most rows of a table of a few thousand "
                         "lines are pairs seen once). `paralign paraphrases` shows these counts and p beside each "
                         "paraphrase to choose the cuts by; a rerun in a --keep-work folder with other --threshold, "
                         "--top-k or --min-count cuts the pairs it summed again, nothing more")
-    parser.add_argument("--chunk-size", type=positive_int, default=5000, help="lines per map chunk (default 5000)")
-    parser.add_argument("--work-dir", default=None,
-                        help="intermediate files (default OUTPUT.work, a temporary one for -o -); reuse to resume "
+    parser.add_argument("--chunk-size", type=positive_int, default=5000, metavar=N, help="lines per map chunk (default 5000)")
+    parser.add_argument("--work-dir", default=None, metavar=DIR,
+                        help="intermediate files (default FILE.work for -o FILE, a temporary one for -o -); reuse to resume "
                         "(not possible for an input read from stdin): stages whose options changed are recomputed "
                         "(--max-length, --chunk-size: the chunks; --min-translation-prob: the summed pairs), the "
                         "others, such as the alignment, reused; other inputs, reading or eflomal options are "
@@ -110,23 +112,23 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
-    parser.add_argument("--max-tokens", type=positive_int, default=100, metavar="N",
+    parser.add_argument("--max-tokens", type=positive_int, default=100, metavar=N,
                         help=("skip line pairs with a side of more than N white-space tokens (counted before "
                               "--tokenizer splits them, as word-align --max-tokens counts), N >= 1 (default "
                               f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
                               "tokens, which it leaves without a link (counted over-long)") if pivot else
                         "skip sentences longer than N tokens, N >= 1 (default %(default)s)")
-    parser.add_argument("--max-length-ratio", type=length_ratio, default=None,
+    parser.add_argument("--max-length-ratio", type=length_ratio, default=None, metavar=X,
                         help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
-    parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001,
+    parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001, metavar=X,
                         help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default 0.001; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
-    parser.add_argument("--iterations", type=positive_int, default=None, metavar="N",
+    parser.add_argument("--iterations", type=positive_int, default=None, metavar=N,
                         help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
-    parser.add_argument("--align-chunk", type=positive_int, default=None, metavar="LINES",
-                        help="align a corpus longer than this in chunks of LINES on the cluster, eflomal's priors "
-                        "learnt from its first LINES lines shared by all chunks (default: one eflomal run)")
+    parser.add_argument("--align-chunk", type=positive_int, default=None, metavar=N,
+                        help="align a corpus longer than N lines in chunks of N lines on the cluster, eflomal's priors "
+                        "learnt from its first N lines shared by all chunks (default: one eflomal run)")
     add_cluster_options(parser)
     add_format(parser)  # of the report: -o is the table whatever it is
     parser.set_defaults(output_writes=("TSV", "the paraphrase table as TSV (or as Parquet, to a .parquet name)"))
@@ -150,12 +152,12 @@ def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> N
 def add_cluster_options(parser: argparse.ArgumentParser) -> None:
     """Where the Dask pipeline runs: a local cluster (--workers, --memory-limit) or --scheduler."""
     group = parser.add_argument_group("cluster (Dask)")
-    group.add_argument("--workers", type=positive_int, default=1,
+    group.add_argument("--workers", type=positive_int, default=1, metavar=N,
                        help="worker processes of the local Dask cluster (default 1)")
-    group.add_argument("--memory-limit", default=None, metavar="SIZE",
+    group.add_argument("--memory-limit", default=None, metavar=SIZE,
                        help="memory per local worker, e.g. 2GB (default: Dask's share of the machine); "
                        "a worker spills to disk before it")
-    group.add_argument("--scheduler", default=None, metavar="ADDRESS",
+    group.add_argument("--scheduler", default=None, metavar=ADDRESS,
                        help="run on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
                        "$PARALIGN_SCHEDULER, else a local cluster); its workers must see the input files and "
                        "--work-dir")

@@ -85,11 +85,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "align", help="word-align sentence pairs (Sultan et al. 2014; --aligner contextual or exact)",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("input", nargs="?", default=None,
+    parser.add_argument("input", nargs="?", default=None, metavar="FILE",
                         help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"), "
                         "or a gold alignment file (default: stdin; not with --source/--target)")
-    parser.add_argument("--source", help="file of source sentences, one a line (with --target)")
-    parser.add_argument("--target", help="file of target sentences, line-aligned with --source")
+    parser.add_argument("--source", metavar="FILE", help="file of source sentences, one a line (with --target)")
+    parser.add_argument("--target", metavar="FILE", help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",
                         help="auto (default): each line as it looks, as similarity reads it: a line opening an "
                         "object, or a JSON value without a tab, is JSON; others are TSV")

@@ -22,6 +22,7 @@ from ._common import (
     write_report,
     write_result,
 )
+from ._metavars import PATH
 from ._render import render_scores
 from ._stderr import say
 
@@ -38,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "aligner, show the aligned words of each pair, and score them against the hand-made gold "
         "(sure links).",
     )
-    parser.add_argument("--examples", default=str(DEMO_DIR), metavar="DIR",
+    parser.add_argument("--examples", default=str(DEMO_DIR), metavar=PATH,
                         help="folder holding gold.jsonl, or a gold JSONL file itself (default: the copy "
                         "inside paralign, paralign/data/demo/)")
     add_format(parser)

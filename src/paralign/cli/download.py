@@ -6,6 +6,7 @@ import argparse
 
 from ..resources import NLTK_PACKAGES, download, download_folder, searched
 from ._common import add_format, emit
+from ._metavars import DIR
 
 DESCRIPTION = (
     "Fetch the three NLTK data packages paralign reads, with nltk.download from NLTK's data server "
@@ -23,7 +24,7 @@ DESCRIPTION = (
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("download", help="fetch WordNet, stop words and PPDB pairs via nltk.download "
                                    "(about 15 MB; needs internet)", description=DESCRIPTION)
-    parser.add_argument("--dir", default=None, metavar="DIR",
+    parser.add_argument("--dir", default=None, metavar=DIR,
                         help="folder to put them in (default: the first folder NLTK searches that exists and "
                         "can be written to, else ~/nltk_data); a folder paralign does not search must then "
                         "be named by NLTK_DATA")

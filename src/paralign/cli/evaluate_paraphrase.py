@@ -113,7 +113,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"(default: {DEFAULT_FEATURE_SET})",
     )
     parser.add_argument(
-        "--l2", type=non_negative_number, default=None,
+        "--l2", type=non_negative_number, default=None, metavar="X",
         help="L2 regularisation of the logistic model (default: the feature set's, chosen by CV on MSRP train: "
         + ", ".join(f"{name} {l2:g}" for name, l2 in FEATURE_SET_L2.items()) + ")",
     )
@@ -135,12 +135,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     neural.add_argument(
         "--save-cross-encoder", default=None, metavar="DIR",
         help="write the fine-tuned cross-encoder to DIR (the report names it, with a hash of its files, "
-        "and `paralign similarity --model REPORT` loads it from there; a report written with -o names it "
+        "and `paralign similarity --model` given the report loads it from there; a report written with -o names it "
         "relative to itself, so the two can be moved together; without it the report cannot classify new pairs)",
     )
     neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar="N",
                         help="fine-tuning epochs (default: 4)")
-    neural.add_argument("--fine-tune-learning-rate", type=positive_number, default=None, metavar="LR",
+    neural.add_argument("--fine-tune-learning-rate", type=positive_number, default=None, metavar="X",
                         help="fine-tuning learning rate (default: 0.0001)")
     neural.add_argument("--fine-tune-seed", type=int, default=None, metavar="N",
                         help="seed of the head's initialisation, dropout and shuffling (default: 0)")
@@ -148,8 +148,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--cv-folds",
         type=folds,
         default=0,
-        metavar="K",
-        help="also report K-fold cross-validation of the rule on the training pairs (default: off)",
+        metavar="N",
+        help="also report N-fold cross-validation of the rule on the training pairs (default: off)",
     )
     add_encoder_options(parser, ENCODER_USERS)
     add_output(parser)

@@ -8,6 +8,7 @@ from typing import Any
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
 from ..similarity.contextual import NEURAL_SIGNAL_NAMES
 from ._common import add_format, add_output, add_report, write_report, write_result
+from ._metavars import FILE
 from ._options import (
     add_bootstrap_options,
     add_encoder_options,
@@ -38,11 +39,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "is named by its file name, or by its last path parts when files share one (2012/OnWN.test.tsv). "
         "The last line is the signature of the settings behind the numbers.",
     )
-    parser.add_argument("--data", action="append", required=True, metavar="FILE",
+    parser.add_argument("--data", action="append", required=True, metavar=FILE,
                         help="STS file: SemEval (score TAB s1 TAB s2), the STS Benchmark, or a CSV or TSV whose "
                         "first line names its columns, sentence1, sentence2 and score (or label) among them "
                         "(repeatable; - = stdin)")
-    parser.add_argument("--train", action="append", default=[], metavar="FILE",
+    parser.add_argument("--train", action="append", default=[], metavar=FILE,
                         help="training STS file of --signal hybrid (repeatable; the blend is chosen to hold "
                         "across them and saved under \"model\" in the JSON report, for similarity --model, whose "
                         "\"train\" lists these files (as given; no scores); "

@@ -51,6 +51,7 @@ from ._lattice_input import (
     read_sentences,
     sentence_lines,
 )
+from ._metavars import ACTION, FILE, TEXT, N
 from ._options import check_only_with, cluster_runner
 from ._warnings import warn_item
 
@@ -60,7 +61,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "lattice", help="word lattices from multiple translations (Pang, Knight & Marcu 2003)",
         description="Build, draw and query word lattices of groups of equivalent sentences.",
     )
-    sub = parser.add_subparsers(dest="lattice_command", metavar="ACTION", required=True)
+    sub = parser.add_subparsers(dest="lattice_command", metavar=ACTION, required=True)
     _add_build(sub)
     _add_draw(sub)
     _add_paths(sub)
@@ -85,7 +86,7 @@ def _add_build(sub: argparse._SubParsersAction) -> None:
     add_lattice_options(p, lattice_input=False, format_help="text: OpenFst text format; json: the "
                         "lattice as JSON, which --lattice of the other actions reads back (default: "
                         "%(default)s)")
-    p.add_argument("input", nargs="?", default="-", help="sentences one a line (default: stdin)")
+    p.add_argument("input", nargs="?", default="-", metavar=FILE, help="sentences one a line (default: stdin)")
     p.set_defaults(func=run_build, lattice=None, output_writes={"text": ("TSV", "OpenFst text"), "json": (
         "JSON", "the lattice as JSON")}, output_refused=dict.fromkeys(DRAW_SUFFIXES, "lattice build writes no picture: "
         "draw it with lattice draw -o {path} (its sentences, or --lattice of a build's JSON)"))
@@ -113,25 +114,25 @@ def _add_paths(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice paths`."""
     p = sub.add_parser("paths", help="count paths exactly; list k best, sampled or all paths",
                        description="Count the lattice's paths exactly (big integers, never by listing "
-                       "them) and list the K most probable, N uniformly sampled or the first LIMIT paths. "
+                       "them) and list the N most probable (--kbest N), N uniformly sampled (--sample N) or the first N paths (--all N). "
                        "A path's probability is the product of its edges', an edge's (weight + 1) over "
                        "the sum of that over its state's out-edges (weight: the sentences through it). "
                        "Text: 'paths: N (log10 L); states S, edges E', then each list under its heading: "
                        "'k-best (log probability TAB path):', 'sample (N uniformly sampled):', 'all "
-                       "(first N):' ('all:' when LIMIT reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
+                       "(first N):' ('all:' when --all reaches every path). JSON: {paths (a string: it can exceed a JSON number), log10_paths, "
                        "states, edges, kbest: [{logprob, sentence}], sample, all}; logprob: the natural log of its "
                        "probability (log10 is only for the path count). Every input sentence is a path: "
                        "--no-inputs lists only the new ones (text: a 'new paths (...): N' line after the "
                        "count; JSON: new_paths, a string).")
     add_lattice_options(p)
-    p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar="K",
-                   help="the K most probable paths (default: 0, none)")
-    p.add_argument("--sample", type=non_negative_int, default=0, metavar="N",
+    p.add_argument("-k", "--kbest", type=non_negative_int, default=0, metavar=N,
+                   help="the N most probable paths (default: 0, none)")
+    p.add_argument("--sample", type=non_negative_int, default=0, metavar=N,
                    help="N paths drawn uniformly, with replacement: a path may come more than once "
                    "(default: 0, none)")
-    p.add_argument("--seed", type=non_negative_int, default=None, help="seed of --sample (default: 0)")
-    p.add_argument("--all", type=non_negative_int, default=0, metavar="LIMIT",
-                   help="enumerate up to LIMIT paths (default: 0, none)")
+    p.add_argument("--seed", type=non_negative_int, default=None, metavar=N, help="seed of --sample (default: 0)")
+    p.add_argument("--all", type=non_negative_int, default=0, metavar=N,
+                   help="enumerate up to N paths (default: 0, none)")
     p.add_argument("--no-inputs", action="store_true",
                    help="leave the group's own sentences out: count and list only the new paths, those that "
                    "spell no input sentence (the sentences the lattice makes up; not with --lattice, which "
@@ -149,9 +150,9 @@ def _add_distance(sub: argparse._SubParsersAction) -> None:
                        "distance, line, error}.")
     add_lattice_options(p, lattice_note=" (--sentence and --sentences are lower-cased as the lattice was built: the JSON "
                         "records it, --keep-case or not)")
-    p.add_argument("--sentence", action="append", default=[], type=_sentence,
+    p.add_argument("--sentence", action="append", default=[], type=_sentence, metavar=TEXT,
                    help="a sentence (repeatable; one of white space alone is a usage error)")
-    p.add_argument("--sentences", default=None, metavar="FILE",
+    p.add_argument("--sentences", default=None, metavar=FILE,
                    help="sentences one a line, one output row each, in order (after the --sentence "
                    "ones): a blank line is reported on stderr as FILE:LINE and keeps its place (an "
                    "empty line in text, an \"error\" record in JSON), and so is a line that is not "
@@ -182,7 +183,8 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
-    p.add_argument("--max-length", type=positive_int, default=5, help="longest sub-path in words (default: %(default)s)")
+    p.add_argument("--max-length", type=positive_int, default=5, metavar=N,
+                   help="longest sub-path in words (default: %(default)s)")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
     p.set_defaults(func=run_paraphrases, output_writes={"text": ("TSV", "a TSV table"), "json": (
@@ -209,7 +211,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
     add_lattice_options(p, lattice_input=False)
     add_groups(p, also_seeds=" and of --lm-train's sampled paths and --incremental's shuffles")
     p.add_argument("--leave-one-out", action="store_true", help="ed_input vs ed_lattice per held-out sentence")
-    p.add_argument("--lm-train", default=None, metavar="FILE",
+    p.add_argument("--lm-train", default=None, metavar=FILE,
                    help="held-out text (one sentence a line, split as the groups are: by spaCy, on white "
                    "space with --tokenized) for a trigram LM: entropy of inputs and paths")
     p.add_argument("--incremental", action="store_true",
@@ -217,7 +219,7 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
                    "--incremental-min-size or more distinct sentences one is held out, and its ed to the "
                    "nearest of n others (ed_input) and to their lattice (ed_lattice) is averaged per n, "
                    "with gain = ed_input - ed_lattice; smaller groups are left out of this table")
-    p.add_argument("--incremental-min-size", type=int_at_least(2), default=None, metavar="N",
+    p.add_argument("--incremental-min-size", type=int_at_least(2), default=None, metavar=N,
                    help="the smallest group --incremental uses, in distinct sentences (default: "
                    f"{INCREMENTAL_MIN_SIZE}; at least 2: one held out, one to compare with; only with --incremental)")
     p.set_defaults(func=run_stats)

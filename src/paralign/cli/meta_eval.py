@@ -39,6 +39,7 @@ from ._common import (
     write_report,
     write_result,
 )
+from ._metavars import DIR, LIST, NAME, NAMED_FILE, N
 from ._options import (
     add_encoder_options,
     add_paraeval_source_options,
@@ -76,16 +77,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "ties), Pearson and Kendall tau-b of segment scores with the segment DA "
                     "z-scores; 95% intervals from a bootstrap over source segments (systems with "
                     "no segment score are left out of it with a warning: unjudged in JSON).")
-    parser.add_argument("--wmt", default=None, type=wmt_folder,
+    parser.add_argument("--wmt", default=None, type=wmt_folder, metavar=DIR,
                         help="WMT21 to-English folder (default: <data>/mt/wmt21-toEnglish)")
-    parser.add_argument("--pair", required=True, help="language pair, e.g. de-en")
-    parser.add_argument("--refs", default="A", help="reference set, e.g. A or A,B (the metrics task's ref-A, ref-B; default: A)")
-    parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp",
+    parser.add_argument("--pair", required=True, metavar=NAME, help="language pair, e.g. de-en")
+    parser.add_argument("--refs", default="A", metavar=LIST, help="reference set, e.g. A or A,B (the metrics task's ref-A, ref-B; default: A)")
+    parser.add_argument("--metrics", default="paraeval,bleu,chrf,mup,gm,gm_bp", metavar=LIST,
                         help="comma list: paraeval (the config's headline score, with its P, R "
                              "and F as paraeval_p/_r/_f), paraeval_score (the headline alone, "
                              "reported as paraeval), paraeval_p/_r/_f, bleu, chrf, ter "
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
-    parser.add_argument("--scores", action="append", default=[], metavar="[NAME=]FILE",
+    parser.add_argument("--scores", action="append", default=[], metavar=NAMED_FILE,
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
                              "(default: the file's name without its extension, also for a FILE "
                              "whose path holds =; none of | : + # =, the signature's separators, nor | "
@@ -105,7 +106,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "or name (X-refB.seg.score, X_ref-B.tsv) say its scores are against another "
                              "reference than --refs is an error; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
-                        metavar="NAME",
+                        metavar=NAME,
                         help="ParaEval config: default (graded lexical), contextual (plus "
                              "contextual word vectors; the neural extra) or paper (the 2006 "
                              "scorer) (default: default)")
@@ -114,9 +115,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--level", choices=LEVELS, default="system",
                         help="system (corpus scores vs system DA), segment (segment scores vs "
                              "segment DA; BLEU = sentence BLEU) or both (default: %(default)s)")
-    parser.add_argument("--resamples", type=positive_int, default=None, metavar="N",
+    parser.add_argument("--resamples", type=positive_int, default=None, metavar=N,
                         help=f"bootstrap resamples, N >= 1 (default: {DEFAULT_RESAMPLES})")
-    parser.add_argument("--seed", type=non_negative_int, default=12345,
+    parser.add_argument("--seed", type=non_negative_int, default=12345, metavar=N,
                         help="seed of the bootstrap, >= 0 (default: %(default)s)")
     add_format(parser)
     add_output(parser)

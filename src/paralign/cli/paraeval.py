@@ -68,9 +68,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "neural extra); --config paper: the paper's two tiers (paraphrases, then "
                     "unigrams). Many -i: the sources load and the references are indexed once. "
                     "The precision of an empty hypothesis is 0.")
-    parser.add_argument("-r", "--reference", action="append", required=True, metavar="REF",
+    parser.add_argument("-r", "--reference", action="append", required=True, metavar="FILE",
                         help="reference file, one segment a line (repeat for more references)")
-    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar="HYP",
+    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar="FILE",
                         help="hypothesis files or globs (-i A B, as sacrebleu's -i, or -i A -i B: "
                              "each system scored against "
                              "the same references; of many, one that cannot be, e.g. of another "
@@ -102,7 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="paired bootstrap test (Koehn 2004), as sacrebleu's --paired-bs: the first "
                              "-i is the baseline, every other system gets the p-value of its difference "
                              "from it on the same resamples (* when p < 0.05), and its confidence")
-    parser.add_argument("--workers", type=positive_int, default=1,
+    parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
                         help="Dask worker processes: the default and contextual configs score whole "
                              "systems on them (each worker indexes the references once), --config "
                              "paper matches segments (default: %(default)s: in this process)")

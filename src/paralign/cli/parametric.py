@@ -35,6 +35,7 @@ from ._common import (
     stdin_once,
     table_progress,
 )
+from ._metavars import ACTION, FILE, FILE_OR_NAME, SOURCE, N
 from ._options import add_scheduler_option, check_table_names, cluster_runner
 from ._render import render_align_scores, render_table_scores
 from ._warnings import warn, warn_item
@@ -89,9 +90,9 @@ TABLE_OUTPUT = (
 
 
 def _common_options(parser: argparse.ArgumentParser, links_help: str) -> None:
-    parser.add_argument("--gold", required=True,
+    parser.add_argument("--gold", required=True, metavar=FILE,
                         help="gold alignment file (jacana JSON, JSONL, ...; - = stdin)")
-    parser.add_argument("--max-length", type=positive_int, default=5,
+    parser.add_argument("--max-length", type=positive_int, default=5, metavar=N,
                         help="longest phrase, in words on either side (default: %(default)s)")
     parser.add_argument("--links", choices=LINK_CHOICES, default="sure",
                         help=f"{links_help} (default: %(default)s)")
@@ -104,7 +105,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "parametric", help="ParaMetric: phrase-pair alignment scores and paraphrase-table scores",
         description="ParaMetric (Callison-Burch et al. 2008) scores, by phrase length.",
     )
-    commands = parser.add_subparsers(dest="parametric_command", metavar="SUBCOMMAND", required=True)
+    commands = parser.add_subparsers(dest="parametric_command", metavar=ACTION, required=True)
 
     align = commands.add_parser(
         "align", help="AlignPrec/AlignRecall of a system's alignments against the gold",
@@ -116,10 +117,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _common_options(align, "links the phrase pairs are extracted from, the gold's and the "
                     "system's: the system's possible links count only with sure+possible")
-    align.add_argument("--system", required=True,
+    align.add_argument("--system", required=True, metavar=FILE_OR_NAME,
                        help="system alignment file (- = stdin), or an aligner name "
                        f"({', '.join(ALIGNERS)}) to align the gold pairs on the fly")
-    align.add_argument("--workers", type=positive_int, default=1,
+    align.add_argument("--workers", type=positive_int, default=1, metavar=N,
                        help="Dask worker processes for an on-the-fly aligner (default: %(default)s: in this process)")
     add_scheduler_option(align)
     align.add_argument("--tight", action="store_true",
@@ -135,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         epilog=TABLE_OUTPUT,
     )
     _common_options(table, "gold links the reference phrase pairs are extracted from")
-    table.add_argument("--table", required=True,
+    table.add_argument("--table", required=True, metavar=SOURCE,
                        help="ppdb, wordnet, a Parquet table (X.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
                        "(.gz too; PATH:THRESHOLD keeps scores >= THRESHOLD; unscored rows are kept); - = stdin "
                        "(with a threshold: --table=-:THRESHOLD). A table that pivot or paraphrase-table built is "

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ._common import positive_int, progress
+from ._metavars import FILE, N
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_PAIR_ALIGNMENT,
@@ -32,14 +33,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--min-count filters on it), phrase_count (sum_e c(e1,e): the phrase's aligned occurrences). "
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_PAIR_ALIGNMENT,
     )
-    parser.add_argument("--groups", required=True,
+    parser.add_argument("--groups", required=True, metavar=FILE,
                         help="groups file: TSV (one group a line, or the Bible layout) or gold "
                         "alignments as JSON (MTReference: a group per source segment; tokenised, "
                         "so --tokenizer whitespace keeps its tokens); .gz allowed; - = stdin")
     parser.add_argument("--aligner", choices=("eflomal", "sultan"), default=None,
                         help="eflomal (default; cannot be seeded, so tables differ between runs) or sultan; "
                         "not with --alignment")
-    parser.add_argument("--alignment", default=None, metavar="FILE",
+    parser.add_argument("--alignment", default=None, metavar=FILE,
                         help="Pharaoh alignment of the sentence pairs instead of running --aligner: line i for "
                         "the i-th pair the groups form (within each group, every distinct tokenised "
                         "sentence with each later one). Run once with --keep-work to see those pairs, "
@@ -47,7 +48,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "--source WORK/mono/en.tok --target WORK/mono/f.tok` (tokens as they are) writes a matching "
                         "file. Makes the table "
                         "reproducible")
-    parser.add_argument("--max-groups", type=positive_int, default=None, metavar="N",
+    parser.add_argument("--max-groups", type=positive_int, default=None, metavar=N,
                         help="use only the first N groups (N >= 1; default: all)")
     add_pipeline_options(parser, pivot=False)
     parser.set_defaults(func=run)

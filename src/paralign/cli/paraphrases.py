@@ -23,6 +23,7 @@ from ._common import (
     undecodable_lines,
     write_result,
 )
+from ._metavars import FILE, PHRASE, N
 from ._warnings import warn_item, warn_summary
 
 
@@ -49,12 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "is given; they are looked up in one pass over the table, each once, in the order given, "
         "and an empty or undecodable line is reported with its number and skipped.",
     )
-    parser.add_argument("phrase", nargs="*", type=_phrase,
+    parser.add_argument("phrase", nargs="*", type=_phrase, metavar=PHRASE,
                         help="phrase(s) to look up, e.g. 'a man' (none: --phrases, or stdin)")
-    parser.add_argument("--phrases", metavar="FILE", default=None,
+    parser.add_argument("--phrases", metavar=FILE, default=None,
                         help="file of phrases, one a line (- = stdin; the default when no PHRASE is given)")
-    parser.add_argument("--table", required=True, help="table file: X.parquet, X.tsv or X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin)")
-    parser.add_argument("--top-k", type=positive_int, default=None, help="keep the k best paraphrases of each")
+    parser.add_argument("--table", required=True, metavar=FILE, help="table file: X.parquet, X.tsv or X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin)")
+    parser.add_argument("--top-k", type=positive_int, default=None, metavar=N, help="keep the N best paraphrases of each")
     add_encoding_errors(parser)
     add_format(parser)
     add_output(parser)

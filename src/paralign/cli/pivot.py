@@ -25,6 +25,7 @@ from ._common import (
     stdin_inputs,
     warn,
 )
+from ._metavars import FILE, PREFIX, N
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
@@ -49,10 +50,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--min-count filters on it). "
         + EFLOMAL_NOT_SEEDED + " " + GIVEN_ALIGNMENT,
     )
-    parser.add_argument("--english", action="append", required=True,
+    parser.add_argument("--english", action="append", required=True, metavar=FILE,
                         help="English side (one line a sentence; - = stdin)")
-    parser.add_argument("--foreign", action="append", required=True, help="foreign side, line-aligned (- = stdin)")
-    parser.add_argument("--alignment", action="append", default=None, metavar="FILE",
+    parser.add_argument("--foreign", action="append", required=True, metavar=FILE, help="foreign side, line-aligned (- = stdin)")
+    parser.add_argument("--alignment", action="append", default=None, metavar=FILE,
                         help="Pharaoh alignment of a corpus instead of running eflomal: one line per corpus "
                         "line (empty and skipped lines included), i-j with i an English token, as `word-align "
                         "--source ENGLISH --target FOREIGN --tokenizer T --target-tokenizer T2` writes it, T and T2 "
@@ -80,12 +81,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "index the tokens that --tokenizer and --target-tokenizer give, so set them as `pivot --tokenizer T "
         "--foreign-tokenizer T2` is set (the defaults split as pivot's defaults do: regex).",
     )
-    align.add_argument("--source", required=True,
+    align.add_argument("--source", required=True, metavar=FILE,
                        help="source side, one sentence a line (- = stdin): the i of each link i-j, so for "
                        "pivot --alignment the English side (`pivot --english`)")
-    align.add_argument("--target", required=True,
+    align.add_argument("--target", required=True, metavar=FILE,
                        help="target side, line-aligned: the j of each link (`pivot --foreign`; - = stdin)")
-    align.add_argument("-o", "--output", default="-", type=output_path,
+    align.add_argument("-o", "--output", default="-", type=output_path, metavar=FILE,
                        help="Pharaoh links (default: stdout; with --format json, one JSON report holding "
                        "the links as 'alignments', one Pharaoh string a line)")
     align.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default="grow-diag-final-and",
@@ -99,15 +100,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--lowercase", action="store_true",
                        help="lower-case the tokens --tokens-output writes (the links do not change: eflomal "
                        "ignores case)")
-    align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar="PREFIX",
+    align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar=PREFIX,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                        help="non-UTF-8 bytes: stop with an error naming file and line (strict, the "
                        "default), or replace them and warn")
-    align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar="N",
+    align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar=N,
                        help="leave lines longer than N white-space tokens unaligned (an empty line), "
                        "N >= 1 (default %(default)s); give pivot --alignment the same --max-tokens")
-    align.add_argument("--iterations", type=positive_int, default=None, metavar="N",
+    align.add_argument("--iterations", type=positive_int, default=None, metavar=N,
                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     add_format(align)
     # -o FILE holds the links whatever --format is (a JSON report of them goes to stdout, with -o - alone)

@@ -15,6 +15,7 @@ from ._common import (
     warn_each,
     write_result,
 )
+from ._metavars import FILE
 from ._options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._render import SCORES_LEGEND, render_scores
 
@@ -35,12 +36,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "no gold links recall 100 (nothing to find).",
         epilog=SCORES_LEGEND,
     )
-    parser.add_argument("--gold", required=True, help="gold alignment file")
-    parser.add_argument("--system", default="-",
+    parser.add_argument("--gold", required=True, metavar=FILE, help="gold alignment file")
+    parser.add_argument("--system", default="-", metavar=FILE,
                         help="system alignment file (default: stdin, e.g. Pharaoh lines)")
     parser.add_argument("--gold-links", choices=LINK_SETS, default="sure",
                         help="gold links to score against (default: %(default)s)")
-    parser.add_argument("--gold-possible", default=None, metavar="FILE",
+    parser.add_argument("--gold-possible", default=None, metavar=FILE,
                         help="file giving the possible links of the gold: a jacana sure+poss file "
                         "for a jacana gold (default: a *.sure+poss.json beside a *.sure.json gold), "
                         "Pharaoh lines for a Pharaoh gold (its possible links, line by line; they "

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
 from ._common import add_format, non_negative_int, positive_int, progress, warn
+from ._metavars import ADDRESS, LIST, TABLE, N
 from ._options import add_encoder_options, check_table_names, encoder_device
 from ._stderr import ShownRecords
 
@@ -94,22 +95,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve", help="a local web page (and JSON API) to see alignments, similarity, ParaEval, lattices",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--host", default="127.0.0.1", type=listen_host,
+    parser.add_argument("--host", default="127.0.0.1", type=listen_host, metavar=ADDRESS,
                         help="address to listen on, an IPv6 one bare or in brackets (::1 or [::1]) (default: "
                         "%(default)s, this machine only)")
-    parser.add_argument("--port", type=port_number, default=8000,
+    parser.add_argument("--port", type=port_number, default=8000, metavar=N,
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
-    parser.add_argument("--table", action="append", default=[], metavar="TABLE",
-                        help="paraphrase table (X.parquet, X.tsv or X.tsv.gz), `path[:threshold]`, for the paraphrases "
+    parser.add_argument("--table", action="append", default=[], metavar=TABLE,
+                        help="paraphrase table (X.parquet, X.tsv or X.tsv.gz), `PATH[:THRESHOLD]`, for the paraphrases "
                         "page and ParaEval; repeatable. A table that pivot or paraphrase-table built is asked for a "
                         "phrase as it split its text (Man's as man 's), as `paralign paraphrases` asks it")
-    parser.add_argument("--resources", default="ppdb,wordnet",
+    parser.add_argument("--resources", default="ppdb,wordnet", metavar=LIST,
                         help="built-in paraphrase sources: ppdb, wordnet or none (default: %(default)s)")
-    parser.add_argument("--cache-size", type=positive_int, default=None, metavar="N",
+    parser.add_argument("--cache-size", type=positive_int, default=None, metavar=N,
                         help="entries each cache of the ParaEval scorers and similarity signals holds before it "
                         "starts again (default: 5,000, paralign.web.engine.SERVE_CACHE_SIZE): memory stays bounded "
                         "however many requests come")
-    parser.add_argument("--max-pairs", type=positive_int, default=BATCH_PAIRS, metavar="N",
+    parser.add_argument("--max-pairs", type=positive_int, default=BATCH_PAIRS, metavar=N,
                         help="the most rows (sentence pairs) the batch page and POST /api/similarity/batch take in one "
                         "request (default: %(default)s); a batch keeps the server busy while it runs (a request sent "
                         "meanwhile is answered between two of its blocks of 50 rows), and its body may take 12 KiB a row")

@@ -103,9 +103,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--target", metavar="FILE", help="the second sentences of --source's pairs")
     parser.add_argument(
         "--model",
-        metavar="REPORT",
+        metavar="FILE",
         help="JSON report of `evaluate-paraphrase --format json` (its classifier, threshold and aligner "
-        "replace --signal, --aligner and --preset, which cannot be given with it) or of `evaluate-sts --signal hybrid --train F --format json` "
+        "replace --signal, --aligner and --preset, which cannot be given with it) or of `evaluate-sts --signal hybrid --train FILE --format json` "
         "(its fitted blend and aligner; scores only). A report fitted by another paralign version or "
         "spaCy model (its signature) is a warning",
     )

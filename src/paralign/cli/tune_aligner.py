@@ -8,6 +8,7 @@ from ..aligners.evaluation import GRID, TuneResult, tune_aligner, tuned_on_test
 from ..aligners.exact import ExactAligner
 from ..errors import ConfigurationError, counted
 from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
+from ._metavars import LIST
 from ._options import (
     add_aligner_options,
     add_gold_options,
@@ -45,9 +46,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "signature = what the grid shares.",
     )
     add_gold_options(parser)
-    parser.add_argument("--ppdb-grid", type=_grid, default=GRID,
+    parser.add_argument("--ppdb-grid", type=_grid, default=GRID, metavar=LIST,
                         help="ppdb_sim values to try, comma-separated, each in (0, 1]")
-    parser.add_argument("--w-grid", type=_grid, default=GRID,
+    parser.add_argument("--w-grid", type=_grid, default=GRID, metavar=LIST,
                         help="w values to try, comma-separated, each in (0, 1]")
     add_aligner_options(parser, parameters=False)
     add_format(parser)
