@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from itertools import islice
 
 import pytest
@@ -61,8 +62,8 @@ def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypat
 def test_read_sentence_pairs_reports_line_numbers():
     rows = list(read_sentence_pairs(["a\tb\r\n", "\n", "x\t \n"]))
     assert rows[0] == (1, ("a", "b"))
-    assert rows[1][0] == 2 and "expected 2" in rows[1][1]
-    assert rows[2] == (3, "empty sentence")
+    assert rows[1] == (2, "empty line")
+    assert rows[2] == (3, "empty target sentence")
 
 
 def test_idf_signal_needs_training_sentences(tmp_path, capsys):
@@ -1076,3 +1077,49 @@ def test_numbered_pairs_whose_ids_are_within_0_5_and_input_format_read_both_ways
     assert [json.loads(line)["id"] for line in capsys.readouterr().out.splitlines()] == as_ids["ids"]
     assert main(base[:-1] + ["--source", counting, "--target", counting, "--input-format", "tsv"]) == 2
     assert "--input-format tsv says what --pairs holds" in capsys.readouterr().err
+
+
+#: Bad lines of a file of pairs, one of each kind, among good ones (the first line good, so
+#: that similarity reads the pairs layout).
+ONE_OF_EACH_BAD_LINE = [
+    "The cat sat.\tA cat sat.",
+    "a\tb\tc\td",  # 4 fields
+    "only one field",
+    "x,y,z",  # a CSV line
+    "a b\tc d\t3.5",  # a gold score after the sentences
+    "a b\t ",  # empty target
+    "\tb c",  # empty source
+    "\u200b\tb c",  # a source of an invisible character alone
+    "id1\ta b\t",  # id, source, and a tab after it
+    "",  # blank
+    "A long " + "x" * 100_001 + "\tshort",
+    "ok one\tok two",
+]
+
+
+def _reasons(err: str) -> dict[int, str]:
+    """Each bad line's reason on stderr, by line (what align adds of its output line aside)."""
+    found = (re.match(r"paralign: warning: .*?:(\d+): (.*)$", line) for line in err.splitlines())
+    return {int(m[1]): m[2].removesuffix(" (empty output line)") for m in found if m}
+
+
+def test_align_and_similarity_say_one_thing_of_each_bad_line(tmp_path, capsys):
+    """The same bad line of pairs is one message from align and from similarity, naming the file
+    and line (one reader, corpora.sentence_pairs.parse_tsv_line). Before, similarity had a reader
+    of its own: '4 fields, expected 2 TAB-separated sentences' where align said 'expected 2
+    tab-separated fields (source, target) or 3 (id, source, target), got 4', 'empty sentence'
+    for 'empty target sentence', '1 field' for an empty line, and it scored a side too long to
+    parse, which align reports."""
+    path = tmp_path / "bad.tsv"
+    path.write_text("".join(line + "\n" for line in ONE_OF_EACH_BAD_LINE), encoding="utf-8")
+    assert main(["align", str(path), "--aligner", "exact"]) == 0
+    aligned = _reasons(capsys.readouterr().err)
+    assert main(["similarity", "--pairs", str(path), "--aligner", "exact"]) == 0
+    out, err = capsys.readouterr()
+    scored = _reasons(err)
+    assert sorted(aligned) == list(range(2, 12)) and scored == aligned
+    assert [line == "NA" for line in out.splitlines()] == [0 < n < 11 for n in range(12)]
+    assert aligned[2] == "4 fields, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"
+    assert aligned[6] == "empty target sentence" and aligned[8] == "empty source sentence"
+    assert aligned[10] == "empty line" and "too long" in aligned[11] and "CSV" in aligned[4]
+    assert all(f"{path}:{n}: " in err for n in scored)
