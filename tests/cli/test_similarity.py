@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from itertools import islice
+from pathlib import Path
 
 import pytest
 
@@ -61,8 +63,8 @@ def test_similarity_one_score_per_pair_with_bad_rows(tmp_path, capsys, monkeypat
 def test_read_sentence_pairs_reports_line_numbers():
     rows = list(read_sentence_pairs(["a\tb\r\n", "\n", "x\t \n"]))
     assert rows[0] == (1, ("a", "b"))
-    assert rows[1][0] == 2 and "expected 2" in rows[1][1]
-    assert rows[2] == (3, "empty sentence")
+    assert rows[1] == (2, "empty line")
+    assert rows[2] == (3, "empty target sentence")
 
 
 def test_idf_signal_needs_training_sentences(tmp_path, capsys):
@@ -1090,3 +1092,100 @@ def test_a_model_report_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys
     pairs.write_text("The dog sleeps on the sofa.\tThe dog sleeps on the couch.\n", encoding="utf-8")
     assert main(["similarity", "--model", str(path), "--pairs", str(pairs), "--format", "json"]) == 2
     assert f"argument --model: {path}: the file's name 'm|x.json' holds '|'" in capsys.readouterr().err
+
+
+#: Bad lines of a file of pairs, one of each kind, among good ones (the first line good, so
+#: that similarity reads the pairs layout).
+ONE_OF_EACH_BAD_LINE = [
+    "The cat sat.\tA cat sat.",
+    "a\tb\tc\td",  # 4 fields
+    "only one field",
+    "x,y,z",  # a CSV line
+    "a b\tc d\t3.5",  # a gold score after the sentences
+    "a b\t ",  # empty target
+    "\tb c",  # empty source
+    "\u200b\tb c",  # a source of an invisible character alone
+    "id1\ta b\t",  # id, source, and a tab after it
+    "",  # blank
+    "A long " + "x" * 100_001 + "\tshort",
+    "ok one\tok two",
+]
+
+
+def _reasons(err: str) -> dict[int, str]:
+    """Each bad line's reason on stderr, by line (what align adds of its output line aside)."""
+    found = (re.match(r"paralign: warning: .*?:(\d+): (.*)$", line) for line in err.splitlines())
+    return {int(m[1]): m[2].removesuffix(" (empty output line)") for m in found if m}
+
+
+def test_align_and_similarity_say_one_thing_of_each_bad_line(tmp_path, capsys):
+    """The same bad line of pairs is one message from align and from similarity, naming the file
+    and line (one reader, corpora.sentence_pairs.parse_tsv_line). Before, similarity had a reader
+    of its own: '4 fields, expected 2 TAB-separated sentences' where align said 'expected 2
+    tab-separated fields (source, target) or 3 (id, source, target), got 4', 'empty sentence'
+    for 'empty target sentence', '1 field' for an empty line, and it scored a side too long to
+    parse, which align reports."""
+    path = tmp_path / "bad.tsv"
+    path.write_text("".join(line + "\n" for line in ONE_OF_EACH_BAD_LINE), encoding="utf-8")
+    assert main(["align", str(path), "--aligner", "exact"]) == 0
+    aligned = _reasons(capsys.readouterr().err)
+    assert main(["similarity", "--pairs", str(path), "--aligner", "exact"]) == 0
+    out, err = capsys.readouterr()
+    scored = _reasons(err)
+    assert sorted(aligned) == list(range(2, 12)) and scored == aligned
+    assert [line == "NA" for line in out.splitlines()] == [0 < n < 11 for n in range(12)]
+    assert aligned[2] == "4 fields, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"
+    assert aligned[6] == "empty target sentence" and aligned[8] == "empty source sentence"
+    assert aligned[10] == "empty line" and "too long" in aligned[11] and "CSV" in aligned[4]
+    assert all(f"{path}:{n}: " in err for n in scored)
+
+
+GOLD_EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "alignment"
+
+
+@pytest.mark.parametrize(("name", "kind"), [("gold.tsv", "MultiMWA TSV"), ("gold.json", "jacana JSON"),
+                                            ("gold.giza.txt", "GIZA")])
+def test_similarity_scores_a_gold_alignment_file_as_its_pairs(name, kind, capsys):
+    """`similarity --pairs gold.tsv` (MultiMWA TSV) reported every line bad ('10 fields, expected
+    2 TAB-separated sentences', exit 1) where align reads the file as its pairs; a jacana or GIZA
+    file was bad lines too. Now each gold pair is scored on the gold's tokens, as the same pairs'
+    gold JSONL records are (the same scores and signature), its id listed, with a note that the
+    links are not read; counted as pairs (a GIZA pair is 3 lines)."""
+    argv = ["similarity", "--aligner", "exact", "--pairs"]
+    want, _ = run_json(capsys, [*argv, str(GOLD_EXAMPLES / "gold.jsonl")])
+    got, err = run_json(capsys, [*argv, str(GOLD_EXAMPLES / name)])
+    assert got["scores"] == want["scores"] and len(got["scores"]) == 3 and got["skipped"] == 0
+    assert got["signature"] == want["signature"] and "tok:none" in got["signature"]
+    assert len(got["ids"]) == 3 and got["notes"] == [f"{GOLD_EXAMPLES / name}: a gold alignment file ({kind}): its "
+                                                     "sentence pairs are scored on the gold's tokens; its links are not "
+                                                     "read (score-alignments scores an alignment against them)"]
+    assert got["notes"][0] in err
+    assert main([*argv, str(GOLD_EXAMPLES / name)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+
+
+def test_similarity_reports_a_bad_gold_pair_in_its_place_and_counts_pairs(tmp_path, capsys):
+    """A bad item of a gold file is a bad row at its line, the others scored; the summary counts pairs."""
+    lines = (GOLD_EXAMPLES / "gold.giza.txt").read_text(encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.txt"
+    gold.write_text("\n".join(lines[:3] + [lines[3], "", lines[5]] + lines[6:]) + "\n", encoding="utf-8")
+    assert main(["similarity", "--aligner", "exact", "--pairs", str(gold)]) == 0
+    out, err = capsys.readouterr()
+    assert [line == "NA" for line in out.splitlines()] == [False, True, False]
+    assert f"{gold}:4: " in err and f"{gold}: 1 of 3 pairs bad" in err
+
+
+def test_a_table_or_sts_file_of_eight_fields_or_more_is_no_gold_file(tmp_path, capsys):
+    """GLUE's STS-B TSV (a header of 10 columns naming sentence1 and sentence2) and an STS
+    Benchmark file whose first row has 9 fields have the fields of a MultiMWA line: they are read
+    as a table and as STS, as before, not as a gold file whose every line is bad."""
+    glue = tmp_path / "train.tsv"
+    glue.write_text("index\tgenre\tfilename\tyear\told_index\tsource1\tsource2\tsentence1\tsentence2\tscore\n"
+                    "0\tmain-captions\tMSRvid\t2012test\t0001\tnone\tnone\tA plane took off.\tA plane took off.\t5.000\n",
+                    encoding="utf-8")
+    stsb = tmp_path / "sts-dev.csv"
+    stsb.write_text("main-news\theadlines\t2015\t0001\t2.4\tA cat sat.\tA cat ran.\tx\ty\n"
+                    "main-news\theadlines\t2015\t0002\t5.0\tA dog.\tA dog.\n", encoding="utf-8")
+    for path, scores in ((glue, [1.0]), (stsb, [0.5, 1.0])):
+        result, err = run_json(capsys, ["similarity", "--aligner", "exact", "--pairs", str(path)])
+        assert result["scores"] == pytest.approx(scores) and result["notes"] == [] and "gold" not in err

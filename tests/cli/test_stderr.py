@@ -42,7 +42,7 @@ def test_a_file_name_with_control_characters_is_escaped_in_each_bad_line_warning
     Path(name).write_text(PAIRS, encoding="utf-8")
     assert main(["align", name, "--similarity", "none", "-o", "out.txt"]) == 0
     err = capsys.readouterr().err
-    assert f"paralign: warning: in{ESCAPED}.tsv:2: expected 2 tab-separated fields" in err
+    assert f"paralign: warning: in{ESCAPED}.tsv:2: 1 field, expected 2 TAB-separated sentences" in err
     assert f"in{ESCAPED}.tsv: 1 of 3 input lines bad" in err
     assert _raw_in(err) == []
     assert Path("out.txt").read_text(encoding="utf-8").splitlines()[1] == ""  # the output as before

@@ -159,7 +159,8 @@ def test_a_row_of_one_field_says_it_in_the_singular() -> None:
     """It said '1 field(s), expected 2 TAB-separated sentences' (the CLI says counts of one
     in the singular everywhere else: errors.counted)."""
     assert list(read_sentence_pairs(["only one sentence\n", "A cat .\tA cat .\n"])) == [
-        (1, "1 field, expected 2 TAB-separated sentences"), (2, ("A cat .", "A cat ."))]
+        (1, "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"),
+        (2, ("A cat .", "A cat ."))]
 
 
 def test_an_sts_file_whose_rows_mostly_have_no_gold_score_is_read_as_sts(tmp_path) -> None:
@@ -232,11 +233,11 @@ def test_a_json_record_with_sentence1_and_sentence2_is_a_pair() -> None:
 
 
 def test_a_line_of_one_field_with_commas_says_how_a_csv_is_read() -> None:
+    one_field = "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"
+    csv = (" (a CSV file? give TAB-separated sentences; similarity also reads a CSV whose first line names the "
+           "columns sentence1 and sentence2)")
     assert list(read_sentence_pairs(["s1,s2,score\n", "A cat.,A dog.,1\n", "no tab\n"])) == [
-        (1, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
-            "columns sentence1 and sentence2)"),
-        (2, "1 field, expected 2 TAB-separated sentences (a CSV file? its first line must name the "
-            "columns sentence1 and sentence2)"), (3, "1 field, expected 2 TAB-separated sentences")]
+        (1, one_field + csv), (2, one_field + csv), (3, one_field)]
 
 
 def test_a_gold_score_after_the_two_sentences_is_not_aligned_as_the_target() -> None:
@@ -248,19 +249,22 @@ def test_a_gold_score_after_the_two_sentences_is_not_aligned_as_the_target() -> 
     pair = parse_tsv_line("A cat sat.\tA cat is sitting.\t4.2\n", 1, tokenized=False)
     assert (pair.source, pair.error) == (None, "3 fields, the third a number ('4.2'): 3 fields are read as id, "
                                                "source, target; a gold score after the sentences? give the "
-                                               "sentences alone (cut -f1,2)")
+                                               "sentences alone (cut -f1,2), or to similarity a "
+                                               "first line naming the columns sentence1, sentence2 and score")
     assert parse_tsv_line("42\tA cat sat.\tA cat is sitting.\n", 2, tokenized=False).source == "A cat sat."
     assert parse_tsv_line("p7\tHe is 3.\t3\n", 3, tokenized=False).error is not None
 
 
 def test_similarity_says_how_a_gold_score_after_the_sentences_is_read() -> None:
     """`s1 TAB s2 TAB score` lines were '3 fields, expected 2 TAB-separated sentences', nothing
-    said that a header line naming the columns makes the file readable."""
+    said that a header line naming the columns makes the file readable; now align's message,
+    which says it too (one reader: parse_tsv_line)."""
     assert list(read_sentence_pairs(["A cat.\tA dog.\t4.2\n", "A cat.\tA dog.\tx\n", "a\tb\tc\td\n"])) == [
-        (1, "3 fields, expected 2 TAB-separated sentences (a gold score after them? a first line naming the "
-            "columns sentence1, sentence2 and score makes the file readable)"),
+        (1, "3 fields, the third a number ('4.2'): 3 fields are read as id, source, target; a gold score after the "
+            "sentences? give the sentences alone (cut -f1,2), or to similarity a first line naming the columns "
+            "sentence1, sentence2 and score"),
         (2, ("A dog.", "x")),  # id, s1, s2, as align reads three fields
-        (3, "4 fields, expected 2 TAB-separated sentences")]
+        (3, "4 fields, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)")]
 
 
 def test_similarity_reads_id_s1_s2_lines_as_align_does() -> None:
@@ -350,7 +354,8 @@ def test_read_pair_rows_reads_tsv_jsonl_and_tables_with_bad_rows_in_place() -> N
 
     tsv = ["The cat sat.\tA cat sat.\n", "no tab\n", '{"id": "x", "source": "a", "target": "b"}\n']
     assert list(read_pair_rows(tsv)) == [(1, ("The cat sat.", "A cat sat."), None),
-                                         (2, "1 field, expected 2 TAB-separated sentences", None), (3, ("a", "b"), "x")]
+                                         (2, "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields "
+                                             "(id, source, target)", None), (3, ("a", "b"), "x")]
     jsonl = ['\n', '{"source": "a", "target": "b", "id": 7}\n', "{oops\n"]
     rows = list(read_pair_rows(jsonl))
     assert rows[0] == (1, "empty line", None) and rows[1] == (2, ("a", "b"), "7")
@@ -376,3 +381,14 @@ def test_sentences_of_a_file_of_numbered_or_named_pairs_leave_out_the_ids(tmp_pa
     plain = tmp_path / "pairs.tsv"  # s1 TAB s2 lines: both sentences, each one a sentence of its own
     plain.write_text("A cat sat.\tA cat was sitting.\n\nIt rains.\t\n", encoding="utf-8")
     assert sentences_from_file(plain) == ["A cat sat.", "A cat was sitting.", "It rains."]
+
+
+def test_align_and_similarity_read_one_id_of_a_three_field_line() -> None:
+    """A three-field line's id is one for align (read_input_pairs) and similarity (read_pair_rows):
+    white space around it aside, an empty one no id, a file's byte-order mark not part of it.
+    Before, align kept ' p1 ', '' and '\\ufeffp0' as they were, where similarity read 'p1', None, 'p0'."""
+    from paralign.corpora.sentence_pairs import read_pair_rows
+
+    lines = ["\ufeffp0\tA cat.\tA dog.\n", " p1 \tA cat.\tA dog.\n", "\tA cat.\tA dog.\n"]
+    assert [pair.id for pair in read_input_pairs(lines, "tsv")] == ["p0", "p1", None]
+    assert [pair_id for _, _, pair_id in read_pair_rows(lines, input_format="tsv")] == ["p0", "p1", None]

@@ -197,7 +197,29 @@ def test_the_signal_classifier_over_the_exact_aligner_parses_nothing_where_the_s
     assert result.signature is not None and "|spacy:" in result.signature  # spaCy's tokenizer split the texts
     lists = [(a.split(), b.split(), label) for a, b, label in train]
     alone = evaluate_paraphrase(lists, lists, classifier="signal", aligner="exact").signature
-    assert alone is not None and alone.endswith(f"|aligner:exact|version:{__version__}")
+    assert alone is not None and alone.endswith(f"|aligner:exact|tok:none|version:{__version__}")
     calls = spacy_calls["pipe"]
     evaluate_paraphrase(train, test, classifier="features", feature_set="alignment", aligner="exact")
     assert spacy_calls["pipe"] > calls
+
+
+def test_a_paraphrase_identification_signs_the_tokens_its_pairs_were_given_as() -> None:
+    """evaluate_paraphrase over token lists signed as over texts, where similarity (and align)
+    sign their tokens tok:none: the same part now, through the one batch_tokens_part
+    (none/spacy for pairs whose first side alone is a token list, mixed for a side some pairs
+    give as a list and others as text), and none for texts, as before."""
+    from paralign.signature import signature_parts
+    from paralign.similarity import similarity_many
+
+    texts = [("A cat slept.", "a cat slept", True), ("Nobody came.", "Everybody left.", False),
+             ("It rained.", "It rained", True), ("A man plays.", "Two dogs ran!", False)]
+    lists = [(a.split(), b.split(), label) for a, b, label in texts]
+
+    def tok(pairs: list) -> str | None:
+        signature = evaluate_paraphrase(pairs, pairs, classifier="signal", aligner="exact").signature
+        return signature_parts(signature).get("tok")
+
+    scored = similarity_many([(a, b) for a, b, _ in lists], aligner="exact").signature
+    assert tok(lists) == "none" == signature_parts(scored)["tok"]
+    assert tok([(a.split(), b, label) for a, b, label in texts]) == "none/spacy"
+    assert tok(lists[:2] + texts[2:]) == "mixed" and tok(texts) is None

@@ -50,7 +50,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..aligners.signature import alignment_signature, tokens_part
-from ..corpora.base import BadPair
+from ..corpora.gold_input import gold_input_pairs
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
@@ -181,30 +181,13 @@ def run(args: argparse.Namespace) -> int:
     return batch_status(args, counts["bad"], counts["total"], name)
 
 
-#: The gold alignment formats align reads as a whole file (its own reader takes TSV and JSONL lines).
-GOLD_INPUTS = ("jacana", "giza", "multimwa")
-
-
 def gold_input(path: str | None, input_format: str) -> list[InputPair] | None:
-    """The pairs of a gold alignment file that align's line reader cannot read (jacana JSON,
-    GIZA, MultiMWA TSV: :data:`GOLD_INPUTS`), each on the gold's own tokens, so the output
-    indexes them as the gold does, and named by its line; a bad item in its place. None for
-    any other input (stdin, a pipe, TSV or JSONL lines: read line by line). Before, every line
-    of such a file was a bad line."""
-    from ..corpora.alignments import detect_format, read_pairs
-    from ..errors import ParalignError
-
-    if input_format != "auto" or path is None or is_stdin(path) or not Path(path).is_file():
+    """The pairs of a gold alignment file that align's line reader cannot read
+    (:func:`~paralign.corpora.gold_input.gold_input_pairs`); None for any other input
+    (stdin, a pipe, TSV or JSONL lines: read line by line)."""
+    if input_format != "auto" or path is None or is_stdin(path):
         return None  # a pipe read here to tell its format would be lost to the line reader
-    try:  # a gold file says so on its first line; a later line such as [1, 2] is a bad line
-        if detect_format(path, lines=1) not in GOLD_INPUTS:
-            return None
-        read = read_pairs(path, possible_path=None)
-    except ParalignError:  # no gold format, or not one as a whole: the line reader reports its lines
-        return None
-    return [InputPair(item.line or 0, None, None, item.id, item.reason) if isinstance(item, BadPair)
-            else InputPair(item.line or 0, list(item.source), list(item.target), item.id)
-            for item in read]
+    return gold_input_pairs(path)
 
 
 #: The formats written pair by pair as results come (the others need every pair first).

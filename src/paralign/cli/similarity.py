@@ -1,5 +1,6 @@
 """`paralign similarity`: one alignment-based similarity score per sentence pair (TSV `s1 TAB s2`,
-the STS and MSRP files, JSONL `{"source", "target"}` lines or two line-aligned files)."""
+the STS and MSRP files, JSONL `{"source", "target"}` lines, a gold alignment file's pairs or two
+line-aligned files)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
+from ..corpora.gold_input import gold_input_pairs, scored_gold_note
 from ..corpora.sentence_pairs import INPUT_FORMATS, InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
 from ..signature import file_name_part
@@ -90,7 +92,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "output), or JSONL "
                         "(objects with \"source\" and \"target\", or \"sentence1\" and \"sentence2\", and an optional \"id\", which the JSON "
                         "output lists under \"ids\"), told line by line as align tells them: a line opening an object, or "
-                        "a JSON value without a tab, is JSON (default: stdin)")
+                        "a JSON value without a tab, is JSON, or a gold alignment file (jacana JSON, GIZA, MultiMWA "
+                        "TSV: its pairs scored on the gold's tokens, its links not read, as align reads it) "
+                        "(default: stdin)")
     parser.add_argument("--input-format", choices=INPUT_FORMATS, default="auto",
                         help="what --pairs holds, whatever its lines look like: auto (default: told as --pairs "
                         "says, a note on stderr and under \"notes\" where a whole-number first field could be an "
@@ -130,11 +134,21 @@ def _blocks(stack: ExitStack, args: argparse.Namespace, layout: list[str], notes
 
 def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], layout: list[str],
           notes: list[str]) -> Iterator[Row]:
-    """The input's rows: two line-aligned files (--source/--target), or one file read by
+    """The input's rows: two line-aligned files (--source/--target), a gold alignment file
+    (jacana JSON, GIZA, MultiMWA TSV: its pairs on its tokens, as align reads it, with a note;
+    :func:`~paralign.corpora.gold_input.gold_input_pairs`), or one file read by
     :func:`~paralign.corpora.sentence_pairs.read_pair_rows` (each line JSON or TSV as
     `is_json_line` says, or as --input-format says). A line that is not UTF-8 (--encoding-errors
     skip) is a row without sentences whose reason says so, whatever the layout. Each input
     opened is put in `handles`; a TSV-like input's layout in `layout`, a note in `notes`."""
+    gold: list[str] = []  # a gold alignment file's format, once read
+    gold_pairs = None if args.source or args.input_format != "auto" or is_stdin(args.pairs) else \
+        gold_input_pairs(args.pairs, gold)
+    if gold_pairs is not None:  # its sentence pairs on its tokens, as align reads them; its links not read
+        layout.append("gold")
+        notes.append(scored_gold_note(gold[0]))
+        yield from (_row(pair, pair.error, None) for pair in gold_pairs)
+        return
     if not args.source:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
         handles.append(handle)
@@ -155,10 +169,14 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
             if why is not None:
                 reason, origin = why, name
                 break
-        if reason is None and pair.source is not None and pair.target is not None:
-            yield pair.line, (pair.source, pair.target), pair.id, None
-        else:
-            yield pair.line, reason or "no sentences", pair.id, origin
+        yield _row(pair, reason, origin)
+
+
+def _row(pair: InputPair, reason: str | None, origin: str | None) -> Row:
+    """A row of `pair` (its sentences, or `reason` or its error, and `origin`: the file to name)."""
+    if reason is None and pair.source is not None and pair.target is not None:
+        return pair.line, (pair.source, pair.target), pair.id, None
+    return pair.line, reason or pair.error or "no sentences", pair.id, origin
 
 
 def _check_inputs(args: argparse.Namespace) -> None:
@@ -276,7 +294,8 @@ def run(args: argparse.Namespace) -> int:
     scores = rows.scores
     if not scores:
         warn(f"{source}: no sentence pairs")
-    unit = "record" if layout == ["table"] else "input line"  # a quoted CSV field may hold line breaks
+    # a quoted CSV field may hold line breaks, a gold file's pair lines (GIZA: 3)
+    unit = {"table": "record", "gold": "pair"}.get(layout[0] if layout else "", "input line")
     return batch_status(args, sum(s is None for s in scores), len(scores), source, unit)
 
 

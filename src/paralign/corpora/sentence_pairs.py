@@ -93,25 +93,41 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
 
 
 def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
-    """`source<TAB>target` (an optional leading id column makes three fields)."""
-    fields = line.rstrip("\r\n").split("\t")
+    """`source<TAB>target`, or `id<TAB>source<TAB>target` (the id stripped of white space, an
+    empty one no id): one line of pairs as ``align`` reads it, and ``similarity`` in its
+    ``pairs`` layout (:func:`sentence_pair_rows`), so that a bad line is one message in both,
+    naming what is wrong with it: an empty line, a third field that is a number (a gold score
+    after the sentences), another count of fields, an empty or too long sentence (:func:`_pair`).
+    A byte-order mark starting the line is read past (a file's, as Notepad writes it). Before,
+    ``similarity`` had a reader of its own, whose messages for the same lines were others
+    (``4 fields, expected 2 TAB-separated sentences``, ``empty sentence``), and a blank line was
+    ``1 field`` there."""
+    text = strip_bom(line).rstrip("\r\n")
+    if not text.strip():
+        return InputPair(number, None, None, error="empty line")
+    fields = text.split("\t")
     if len(fields) == 3 and _is_number(fields[2]):  # s1, s2, score: s2 was aligned against the score
         return InputPair(number, None, None, error=f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are "
                          "read as id, source, target; a gold score after the sentences? give the sentences alone "
-                         "(cut -f1,2)")
-    if len(fields) == 3:
-        pair_id, src, tgt = fields
-    elif len(fields) == 2:
-        pair_id, (src, tgt) = None, fields
-    else:
-        return InputPair(number, None, None, error="expected 2 tab-separated fields (source, target) "
-                         f"or 3 (id, source, target), got {len(fields)}")
-    pair = _pair(number, src, tgt, tokenized, pair_id)
-    if pair_id is not None and pair.error == "empty target sentence":
+                         "(cut -f1,2), or to similarity a first line naming the columns sentence1, sentence2 and score")
+    if len(fields) not in (2, 3):
+        return InputPair(number, None, None, error=f"{counted(len(fields), 'field')}, expected 2 TAB-separated "
+                         f"sentences (source, target) or 3 fields (id, source, target){_csv_hint(fields)}")
+    pair_id = (fields[0].strip() or None) if len(fields) == 3 else None
+    pair = _pair(number, fields[-2], fields[-1], tokenized, pair_id)
+    if len(fields) == 3 and pair.error == "empty target sentence":
         # "a<TAB>b<TAB>" is three fields: the pair a, b read as an id and a source
         pair = replace(pair, error="empty target sentence (3 fields read as id, source, target: "
                                    "a tab after the target?)")
     return pair
+
+
+def _csv_hint(fields: list[str]) -> str:
+    """How a line of one field holding commas (a CSV file's) is made readable."""
+    if len(fields) == 1 and "," in fields[0]:
+        return (" (a CSV file? give TAB-separated sentences; similarity also reads a CSV whose first line names "
+                "the columns sentence1 and sentence2)")
+    return ""
 
 
 def _is_number(text: str) -> bool:
@@ -379,15 +395,10 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         fields = line.split("\t")
         if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
-        if layout == "pairs":
-            pair_id = _pair_id(fields)
-            if pair_id is not None:  # `id TAB s1 TAB s2`, as align reads it
-                yield number, _sentences(fields[1], fields[2]), pair_id or None
-                continue
-            if len(fields) != 2:
-                yield number, f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences{_hint(fields)}", None
-                continue
-        elif layout == "msrp":
+        if layout == "pairs":  # `s1 TAB s2` or `id TAB s1 TAB s2`, read as align reads it
+            yield _text_row(parse_tsv_line(line, number, tokenized=False))
+            continue
+        if layout == "msrp":
             if len(fields) < 5:
                 yield number, f"{counted(len(fields), 'field')}, expected 5 (MSRP: quality, ids, sentences)", None
                 continue
@@ -413,15 +424,11 @@ def _pair_id(fields: list[str]) -> str | None:
     return fields[0].strip() if len(fields) == 3 and not _is_number(fields[2]) else None
 
 
-def _hint(fields: list[str]) -> str:
-    """How a user's own line of pairs that is no `s1 TAB s2` line is made readable: a CSV line,
-    or a gold score after the sentences, by a first line naming the columns (the table layout)."""
-    if len(fields) == 1 and "," in fields[0]:
-        return " (a CSV file? its first line must name the columns sentence1 and sentence2)"
-    if len(fields) == 3 and _is_number(fields[2]):
-        return (" (a gold score after them? a first line naming the columns sentence1, sentence2 and score "
-                "makes the file readable)")
-    return ""
+def _text_row(pair: InputPair) -> TextPairRow:
+    """A row of texts (:data:`TextPairRow`) of a pair :func:`parse_tsv_line` read as texts."""
+    if pair.error is not None or not isinstance(pair.source, str) or not isinstance(pair.target, str):
+        return pair.line, pair.error or "no sentences", pair.id
+    return pair.line, (pair.source, pair.target), pair.id
 
 
 def _sentences(first: str, second: str) -> tuple[str, str] | str:

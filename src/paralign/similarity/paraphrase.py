@@ -55,7 +55,7 @@ from .model import (  # CLASSIFIERS and DEFAULT_CLASSIFIER: also importable from
     pair_texts,
     saved_model_digest,
 )
-from .scores import all_given, map_aligned, parses_nothing, score_aligned, training_sentences
+from .scores import given_sides, map_aligned, parses_nothing, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
 from .signature import paraphrase_signature, training_id
 from .thresholds import (
@@ -251,11 +251,11 @@ def evaluate_paraphrase(
             (train_batch, train_labels), (test_batch, test_labels), sig, rule, cv_folds, aligner)
     failures = (tuple(("train", f) for f in reindexed(train_failures, train_kept))  # indexed in the pairs as given
                 + tuple(("test", f) for f in reindexed(test_failures, test_kept)))
+    sides = given_sides((a, b) for a, b, _ in [*train, *test])  # token lists sign tok, as similarity's and align's
     signature = paraphrase_signature(classifier=classifier, rule=rule, aligner=aligner, signal=sig,
-                                     feature_set=feature_set, l2=penalty, cv_folds=cv_folds,
+                                     feature_set=feature_set, l2=penalty, cv_folds=cv_folds, encoder=encoder,
                                      fine_tuning=_fine_tuning(fine_tuning) if cross_encoder else None,
-                                     encoder=encoder, train=training_id(train),
-                                     given_tokens=alone and all_given((a, b) for a, b, _ in [*train, *test]))
+                                     train=training_id(train), sides=sides, given_tokens=alone and sides <= {(True, True)})
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
     return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
 

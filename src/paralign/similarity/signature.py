@@ -7,7 +7,8 @@ the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
 * ``signal``: the signal's name; ``idf``: a hash of an IDF signal's fitted statistics (what
   ``--idf-from`` gave); ``fit``: a hash of a fitted hybrid blend; ``model``: a saved model
   report (``similarity --model``) by its basename and a hash of its bytes;
-* ``tok``: the tokens the pairs were given as, as ``align`` signs them
+* ``tok``: the tokens the pairs were given as (scored, or a paraphrase identification's training
+  and test pairs), as ``align`` signs them
   (:func:`~paralign.aligners.signature.batch_tokens_part`): ``none`` when each pair was given
   as two token lists (a JSON record's), ``none/spacy`` or ``spacy/none`` for one side's,
   ``mixed`` for a side given as tokens by some pairs and as text by others; absent for texts;
@@ -173,14 +174,18 @@ def paraphrase_signature(
     encoder: str | os.PathLike[str] | None = None,
     train: str | None = None,
     given_tokens: bool = False,
+    sides: Iterable[tuple[bool, bool]] = (),
 ) -> str:
     """The signature of a paraphrase identification: the classifier and its settings (the
     ``signal`` classifier's signal, or the ``features`` classifier's feature set, L2 and
     cross-encoder fine-tuning), the threshold rule, the CV folds, the aligner, and the encoder
     that the features or the cross-encoder ran (`encoder`: its model, as
     :class:`paralign.neural.Encoder` takes it; None: the ``PARALIGN_ENCODER`` setting) or the
-    neural signal's own; `train`: the training pairs' :func:`training_id`; `given_tokens`: as
-    :func:`similarity_signature` takes it (no spaCy model read a pair: no ``spacy`` part)."""
+    neural signal's own; `train`: the training pairs' :func:`training_id`; `given_tokens` and
+    `sides`: as :func:`similarity_signature` takes them (no spaCy model read a pair: no ``spacy``
+    part; which sides of the pairs were given as token lists: the ``tok`` part, through the one
+    :func:`~paralign.aligners.signature.batch_tokens_part`). Before, pairs given as token lists
+    signed as texts here, where ``similarity`` and ``align`` sign ``tok:none``."""
     parts: dict[str, object] = {"classifier": classifier}
     if classifier == "signal" and signal is not None:
         parts["signal"] = getattr(signal, "name", signal)
@@ -198,6 +203,7 @@ def paraphrase_signature(
 
         neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
         parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))
+    parts.update(batch_tokens_part(sides))
     parts.update(environment_parts(aligner, stopwords=True, given_tokens=given_tokens))  # the features' content words
     return join_signature(parts)
 

@@ -1,0 +1,65 @@
+"""A gold alignment file given where sentence pairs are read (``align FILE``, ``similarity
+--pairs FILE``): its pairs on the gold's own tokens, one :class:`~.sentence_pairs.InputPair`
+an item, a bad item in its place.
+
+Not for: scoring alignments against a gold (:mod:`paralign.corpora.alignments` reads it whole,
+links and all), or pairs given as TSV or JSONL lines (:mod:`paralign.corpora.sentence_pairs`).
+"""
+
+from __future__ import annotations
+
+from itertools import islice
+from pathlib import Path
+
+from ..errors import ParalignError
+from .alignments import detect_format, read_pairs
+from .base import BadPair, read_lines
+from .sentence_pairs import InputPair, detect_layout
+
+#: The gold alignment formats align reads as a whole file (its own reader takes TSV and JSONL lines).
+GOLD_INPUTS = ("jacana", "giza", "multimwa")
+#: How messages name them.
+GOLD_NAMES = {"jacana": "jacana JSON", "giza": "GIZA", "multimwa": "MultiMWA TSV"}
+
+
+def gold_input_pairs(path: str | Path, found: list[str] | None = None) -> list[InputPair] | None:
+    """The pairs of a gold alignment file that align's line reader cannot read (jacana JSON,
+    GIZA, MultiMWA TSV: :data:`GOLD_INPUTS`), each on the gold's own tokens, so the output
+    indexes them as the gold does, and named by its line; a bad item in its place. None for
+    any other file (TSV or JSONL lines: read line by line), or what is no regular file. Before,
+    every line of such a file was a bad line. The format read is appended to `found`.
+
+    A file that ``similarity`` reads as a table or STS (:func:`_pairs_layout`) is none, though
+    its first line has the fields of a MultiMWA line."""
+    if not Path(path).is_file():
+        return None
+    try:  # a gold file says so on its first line; a later line such as [1, 2] is a bad line
+        fmt = detect_format(path, lines=1)
+        if fmt not in GOLD_INPUTS or not _pairs_layout(path):
+            return None
+        read = read_pairs(path, possible_path=None)
+    except ParalignError:  # no gold format, or not one as a whole: the line reader reports its lines
+        return None
+    if found is not None:
+        found.append(fmt)
+    return [InputPair(item.line or 0, None, None, item.id, item.reason) if isinstance(item, BadPair)
+            else InputPair(item.line or 0, list(item.source), list(item.target), item.id)
+            for item in read]
+
+
+def _pairs_layout(path: str | Path, sample_lines: int = 50) -> bool:
+    """Whether a file's first lines are of the ``pairs`` layout (:func:`.sentence_pairs.detect_layout`),
+    as a gold file's are: not a table whose header names sentence1 and sentence2 (GLUE's STS-B
+    TSV: 10 columns) nor STS Benchmark rows (9 fields in some), which have 8 fields or more, as a
+    MultiMWA line has: each would be read as a MultiMWA file, every line of it bad."""
+    sample = [text for _, text in islice(read_lines(path, str(path)), sample_lines) if isinstance(text, str)]
+    return detect_layout(sample) == "pairs"
+
+
+def scored_gold_note(fmt: str) -> str:
+    """What ``similarity`` says of a gold alignment file (`fmt`: one of :data:`GOLD_INPUTS`) it
+    was given as pairs: each pair scored on the gold's tokens, as a gold JSONL record's are, and
+    its links not read. Before, each of its lines was a bad line (``10 fields, expected 2
+    TAB-separated sentences``) where ``align`` read the file as its pairs."""
+    return (f"a gold alignment file ({GOLD_NAMES[fmt]}): its sentence pairs are scored on the gold's tokens; "
+            "its links are not read (score-alignments scores an alignment against them)")
