@@ -125,6 +125,10 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
         if path in BUILT_IN_SOURCES and not Path(path).exists():  # not "ppdb: no such file"
             raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
                                      "(a threshold is a table file's: PATH:THRESHOLD)")
+        if _is_ppdb_file(path):
+            raise ConfigurationError(f"paraphrase source {spec!r}: the built-in ppdb takes no threshold; "
+                                     f"{Path(path).name} is PPDB's own file, read as the built-in ppdb, "
+                                     "whose pairs have no score")
     return load_table(path, threshold, progress=progress)
 
 
@@ -135,10 +139,32 @@ BUILT_IN_SOURCES = ("ppdb", "wordnet")
 def built_in_named(spec: str | Path) -> str | None:
     """The built-in source a table spec names (:data:`BUILT_IN_SOURCES`), else None: ``ppdb``
     or ``wordnet`` by name (a file of that name with a threshold, ``ppdb:0.5``, is that file:
-    the built-ins take none). The one rule by which :func:`load_source` and ``paralign
-    paraphrases`` (which reads any other table from its file) tell the built-ins."""
+    the built-ins take none); and ``ppdb`` for PPDB's own file (the one :func:`ppdb_table`
+    reads, :func:`paralign.resources.ppdb_path`), given by its path. That file is an unordered
+    list of synonym pairs (``uniquepairs``: each pair once, in either order), which the library
+    reads both ways; read as a user's table, one way, it gave `cars` 11 paraphrases where the
+    aligners, ParaEval and ``serve`` find 21. The one rule by which :func:`load_source` and
+    ``paralign paraphrases`` (which reads any other table from its file) tell the built-ins."""
     text = str(spec)
-    return text if text in BUILT_IN_SOURCES else None
+    if text in BUILT_IN_SOURCES:
+        return text
+    return "ppdb" if _is_ppdb_file(text) else None
+
+
+def _is_ppdb_file(path: str) -> bool:
+    """True when `path` is the PPDB file that :func:`ppdb_table` reads (the same file, by any
+    path or link to it); False when it is another, or no PPDB is installed. Only a file of
+    that name (once links are followed) is compared: looking for PPDB where it is not installed
+    imports nltk, 1.8 s that no other table's load should pay."""
+    from .errors import ParalignError
+    from .resources import PPDB_FILE, ppdb_path
+
+    if path in ("", "-") or Path(os.path.realpath(path)).name != Path(PPDB_FILE).name or not os.path.isfile(path):
+        return False
+    try:
+        return os.path.samefile(path, ppdb_path())
+    except (ParalignError, OSError):
+        return False
 
 
 def lookup_source(source: ParaphraseSource, phrases: Sequence[str], top_k: int | None = None,

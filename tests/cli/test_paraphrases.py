@@ -535,3 +535,17 @@ def test_the_built_in_sources_are_taken_by_name_as_every_command_takes_them(name
     assert main(["paraphrases", "cars", "--table", name, "--top-k", "2"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("cars: 2 paraphrases\n") and f"  -\t{sorted(held)[0]}\n" in out
+
+
+def test_ppdbs_own_file_is_read_both_ways_as_the_library_reads_it(capsys):
+    """PPDB's file is an unordered list of synonym pairs (`uniquepairs`: `automobiles TAB cars`
+    and `cars TAB vehicles` alike), which ppdb_table() reads both ways for the aligners, ParaEval
+    and serve's paraphrases page (21 paraphrases of cars); given by its path, `paraphrases` read
+    it one way, as a user's table (11, without automobiles). Now it is read as the built-in ppdb."""
+    from paralign.paraphrases import ppdb_table
+
+    path = _ppdb_file()
+    assert main(["paraphrases", "cars", "--table", path, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert [row["paraphrase"] for row in rows] == sorted(ppdb_table().paraphrases("cars"))
+    assert len(rows) == 21 and "automobiles" in {row["paraphrase"] for row in rows}

@@ -57,7 +57,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table", required=True, metavar=FILE_OR_NAME,
                         help="ppdb, wordnet (the built-in sources, named as every command's table and similarity "
                         "options name them; their rows are unscored: '-') or a table file: X.parquet, X.tsv or "
-                        "X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin)")
+                        "X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin); PPDB's own file, "
+                        "given by its path, is ppdb: its pairs read both ways, as the aligners, ParaEval and serve "
+                        "read them")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N, help="keep the N best paraphrases of each")
     add_encoding_errors(parser)
     add_format(parser)
@@ -115,7 +117,7 @@ def run(args: argparse.Namespace) -> int:
     for problem in problems:
         warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
     built_in = built_in_named(args.table)
-    if built_in is not None:  # ppdb, wordnet: as every command reads them
+    if built_in is not None:  # ppdb, wordnet (or PPDB's own file): as every command reads them
         held, found = lookup_source(load_source(built_in), phrases, args.top_k)
         score = "score"  # their rows are unscored, as a two-column table's
     else:
