@@ -687,3 +687,32 @@ def test_filtered_ranks_unscored_rows_last_as_paraphrases_top_k_does(tmp_path) -
         assert list(table.filtered(top_k=k).paraphrases("car")) == ranked[:k]
         assert [row["paraphrase"] for row in lookup(path, ["car"], top_k=k)["car"]] == ranked[:k]
     assert list(table.filtered(threshold=0.6).paraphrases("car")) == ["auto", "motor", "vehicle"]
+
+
+def test_ppdbs_own_file_given_by_path_is_the_built_in_ppdb(tmp_path: Path) -> None:
+    """PPDB's file is an unordered list of pairs (`uniquepairs`), which ppdb_table() reads both
+    ways; given by its path (`--similarity PATH`, `serve --table PATH`, `paraphrases --table
+    PATH`) it was read one way, as a user's table, and held 11 paraphrases of cars, not 21. A copy
+    of it elsewhere is a user's table; a threshold is refused, as the built-in's is."""
+    import shutil
+
+    from paralign.errors import ResourceMissingError
+    from paralign.paraphrases import built_in_named, ppdb_table
+    from paralign.resources import ppdb_path
+
+    try:
+        path = ppdb_path()
+    except ResourceMissingError as exc:
+        pytest.skip(f"PPDB data not found: {exc}")
+    assert [built_in_named(spec) for spec in ("ppdb", "wordnet", str(path), "-", str(tmp_path))] == \
+        ["ppdb", "wordnet", "ppdb", None, None]
+    source = load_source(str(path))
+    assert isinstance(source, ParaphraseTable) and source.name == ppdb_table().name
+    assert dict(source.paraphrases("cars")) == dict(ppdb_table().paraphrases("cars"))
+    assert len(source.paraphrases("cars")) == 21 and "automobiles" in source.paraphrases("cars")
+    with pytest.raises(ConfigurationError, match="the built-in ppdb takes no threshold.*PPDB's own file"):
+        load_source(f"{path}:0.5")
+    copy, link = tmp_path / "pairs.tsv", tmp_path / "link.tsv"
+    shutil.copyfile(path, copy)
+    link.symlink_to(path)
+    assert (built_in_named(str(copy)), built_in_named(str(link))) == (None, "ppdb")

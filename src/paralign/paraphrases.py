@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import os
 import sys
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +25,7 @@ from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
 from .signature import short_hash
-from .tables import check_threshold, is_parquet_file, iter_rows
+from .tables import best_first, check_threshold, check_top_k, is_parquet_file, iter_rows
 from .textio import float_field
 from .workers import Progress
 
@@ -106,9 +106,10 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
     if not isinstance(spec, str | Path) or not str(spec).strip():
         raise ConfigurationError(f"paraphrase source {spec!r}: use ppdb, wordnet, PATH or PATH:THRESHOLD")
     spec = str(spec)
-    if spec == "ppdb":
+    built_in = built_in_named(spec)
+    if built_in == "ppdb":
         return ppdb_table()
-    if spec == "wordnet":
+    if built_in == "wordnet":
         return WordNetSynonyms()
     threshold = None
     path, value = source_spec_parts(spec)
@@ -121,10 +122,66 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
                 "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
             ) from None
         check_threshold(threshold, f"paraphrase source {spec!r}")
-        if path in ("ppdb", "wordnet") and not Path(path).exists():  # not "ppdb: no such file"
+        if path in BUILT_IN_SOURCES and not Path(path).exists():  # not "ppdb: no such file"
             raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
                                      "(a threshold is a table file's: PATH:THRESHOLD)")
+        if _is_ppdb_file(path):
+            raise ConfigurationError(f"paraphrase source {spec!r}: the built-in ppdb takes no threshold; "
+                                     f"{Path(path).name} is PPDB's own file, read as the built-in ppdb, "
+                                     "whose pairs have no score")
     return load_table(path, threshold, progress=progress)
+
+
+#: The sources every command takes by name where it takes a table (``--table``, ``--similarity``).
+BUILT_IN_SOURCES = ("ppdb", "wordnet")
+
+
+def built_in_named(spec: str | Path) -> str | None:
+    """The built-in source a table spec names (:data:`BUILT_IN_SOURCES`), else None: ``ppdb``
+    or ``wordnet`` by name (a file of that name with a threshold, ``ppdb:0.5``, is that file:
+    the built-ins take none); and ``ppdb`` for PPDB's own file (the one :func:`ppdb_table`
+    reads, :func:`paralign.resources.ppdb_path`), given by its path. That file is an unordered
+    list of synonym pairs (``uniquepairs``: each pair once, in either order), which the library
+    reads both ways; read as a user's table, one way, it gave `cars` 11 paraphrases where the
+    aligners, ParaEval and ``serve`` find 21. The one rule by which :func:`load_source` and
+    ``paralign paraphrases`` (which reads any other table from its file) tell the built-ins."""
+    text = str(spec)
+    if text in BUILT_IN_SOURCES:
+        return text
+    return "ppdb" if _is_ppdb_file(text) else None
+
+
+def _is_ppdb_file(path: str) -> bool:
+    """True when `path` is the PPDB file that :func:`ppdb_table` reads (the same file, by any
+    path or link to it); False when it is another, or no PPDB is installed. Only a file of
+    that name (once links are followed) is compared: looking for PPDB where it is not installed
+    imports nltk, 1.8 s that no other table's load should pay."""
+    from .errors import ParalignError
+    from .resources import PPDB_FILE, ppdb_path
+
+    if path in ("", "-") or Path(os.path.realpath(path)).name != Path(PPDB_FILE).name or not os.path.isfile(path):
+        return False
+    try:
+        return os.path.samefile(path, ppdb_path())
+    except (ParalignError, OSError):
+        return False
+
+
+def lookup_source(source: ParaphraseSource, phrases: Sequence[str], top_k: int | None = None,
+                  ) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+    """What ``paralign paraphrases`` asks a source in memory (a built-in: PPDB, WordNet) for
+    `phrases`, in the form :func:`~paralign.phrase_keys.lookup_held` gives for a table file: each
+    phrase with the key it is asked with (:func:`lookup_key`, as ``serve`` and every consumer asks
+    it), and the rows under each key, best first (:func:`~paralign.tables.best_first`; the built-ins'
+    rows are unscored: ``score`` None, as a two-column table's, whose score is called ``score`` too:
+    :func:`~paralign.tables.score_column`), the k best with `top_k`."""
+    check_top_k(top_k)
+    held = {phrase: lookup_key(source, phrase) for phrase in phrases}
+    found: dict[str, list[dict[str, Any]]] = {}
+    for key in dict.fromkeys(held.values()):
+        ranked = sorted(source.paraphrases(key).items(), key=lambda row: best_first(row[1], row[0]))
+        found[key] = [{"paraphrase": q, "score": s} for q, s in ranked[:top_k]]
+    return held, found
 
 
 def source_spec_parts(spec: str) -> tuple[str, str | None]:

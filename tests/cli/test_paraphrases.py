@@ -501,3 +501,51 @@ def test_help_says_a_pretokenised_tables_phrases_are_typed_tokenised(tmp_path, c
     with pytest.raises(SystemExit):
         main(["paraphrases", "--help"])
     assert "give the phrase tokenised as that text was (europe 's, not Europe's)" in " ".join(capsys.readouterr().out.split())
+
+
+def _ppdb_file() -> str:
+    """PPDB's own file (the one the built-in ppdb reads); the test is skipped without it."""
+    from paralign.errors import ResourceMissingError
+    from paralign.resources import ppdb_path
+
+    try:
+        return str(ppdb_path())
+    except ResourceMissingError as exc:
+        pytest.skip(f"PPDB data not found: {exc}")
+
+
+@pytest.mark.parametrize("name", ["ppdb", "wordnet"])
+def test_the_built_in_sources_are_taken_by_name_as_every_command_takes_them(name, capsys):
+    """`paraphrases cars --table ppdb` answered "ppdb: no such file" (exit 2), where `parametric
+    table --table` and every --similarity take ppdb and wordnet by name. Now the command resolves
+    them as they do (paraphrases.load_source) and lists what the library's source holds, unscored
+    as a two-column table's rows are ('-', null in JSON, under `score`)."""
+    from paralign.paraphrases import load_source
+
+    if name == "ppdb":
+        _ppdb_file()
+    held = load_source(name).paraphrases("cars")
+    assert main(["paraphrases", "Cars", "--table", name, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert (result["table"], result["score_column"]) == (name, "score")
+    (entry,) = result["phrases"]
+    rows = entry["paraphrases"]
+    assert held and [row["paraphrase"] for row in rows] == sorted(held)  # unscored: by paraphrase
+    assert all(row == {"paraphrase": row["paraphrase"], "score": None} for row in rows)
+    assert main(["paraphrases", "cars", "--table", name, "--top-k", "2"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("cars: 2 paraphrases\n") and f"  -\t{sorted(held)[0]}\n" in out
+
+
+def test_ppdbs_own_file_is_read_both_ways_as_the_library_reads_it(capsys):
+    """PPDB's file is an unordered list of synonym pairs (`uniquepairs`: `automobiles TAB cars`
+    and `cars TAB vehicles` alike), which ppdb_table() reads both ways for the aligners, ParaEval
+    and serve's paraphrases page (21 paraphrases of cars); given by its path, `paraphrases` read
+    it one way, as a user's table (11, without automobiles). Now it is read as the built-in ppdb."""
+    from paralign.paraphrases import ppdb_table
+
+    path = _ppdb_file()
+    assert main(["paraphrases", "cars", "--table", path, "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert [row["paraphrase"] for row in rows] == sorted(ppdb_table().paraphrases("cars"))
+    assert len(rows) == 21 and "automobiles" in {row["paraphrase"] for row in rows}

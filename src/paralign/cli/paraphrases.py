@@ -23,7 +23,7 @@ from ._common import (
     undecodable_lines,
     write_result,
 )
-from ._metavars import FILE, PHRASE, N
+from ._metavars import FILE, FILE_OR_NAME, PHRASE, N
 from ._warnings import warn_item, warn_summary
 
 
@@ -54,7 +54,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="phrase(s) to look up, e.g. 'a man' (none: --phrases, or stdin)")
     parser.add_argument("--phrases", metavar=FILE, default=None,
                         help="file of phrases, one a line (- = stdin; the default when no PHRASE is given)")
-    parser.add_argument("--table", required=True, metavar=FILE, help="table file: X.parquet, X.tsv or X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin)")
+    parser.add_argument("--table", required=True, metavar=FILE_OR_NAME,
+                        help="ppdb, wordnet (the built-in sources, named as every command's table and similarity "
+                        "options name them; their rows are unscored: '-') or a table file: X.parquet, X.tsv or "
+                        "X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin); PPDB's own file, "
+                        "given by its path, is ppdb: its pairs read both ways, as the aligners, ParaEval and serve "
+                        "read them")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N, help="keep the N best paraphrases of each")
     add_encoding_errors(parser)
     add_format(parser)
@@ -104,21 +109,27 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..paraphrases import built_in_named, load_source, lookup_source
     from ..phrase_keys import lookup_held
     from ..tables import score_column
 
     phrases, problems = phrases_of(args)
     for problem in problems:
         warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
-    with ExitStack() as stack:
-        (table,), names = stdin_inputs(stack, [args.table])
-        try:
-            held, found = lookup_held(table, phrases, args.top_k)
-            score = score_column(table)  # what the table names its score: the key of it in each row
-        except ParalignError as exc:
-            for copy, name in names.items():  # errors name '<stdin>', not its copy
-                rename_in_error(exc, copy, name)
-            raise
+    built_in = built_in_named(args.table)
+    if built_in is not None:  # ppdb, wordnet (or PPDB's own file): as every command reads them
+        held, found = lookup_source(load_source(built_in), phrases, args.top_k)
+        score = "score"  # their rows are unscored, as a two-column table's
+    else:
+        with ExitStack() as stack:
+            (table,), names = stdin_inputs(stack, [args.table])
+            try:
+                held, found = lookup_held(table, phrases, args.top_k)
+                score = score_column(table)  # what the table names its score: the key of it in each row
+            except ParalignError as exc:
+                for copy, name in names.items():  # errors name '<stdin>', not its copy
+                    rename_in_error(exc, copy, name)
+                raise
     entries = []
     for typed, key in held.items():
         entry: dict = {"phrase": typed, "paraphrases": found[key]}
