@@ -487,7 +487,6 @@ def check_table_names(option: str, specs: Sequence[str], *, sources: bool = Fals
     file's name a signature cannot write: one holding ``|`` (the library's own check where it
     writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option)."""
     from ..metrics.paraeval.signature import TABLE_PART
-    from ..paraphrases import source_spec_parts
     from ..signature import file_name_part
 
     for spec in specs:
