@@ -45,7 +45,7 @@ from ..errors import (
     check_count,
     counted,
     listed,
-    shown_value,
+    listed_of,
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
@@ -439,12 +439,8 @@ def _positions(items: Sequence[int]) -> list[int]:
 def _skipped(items: Sequence[SkippedPair]) -> list[SkippedPair]:
     """`skipped` as a list of SkippedPairs; anything else is named (one str was taken as its
     characters, each a "pair" the scores said were left out, and failed only in to_dict)."""
-    out = listed(items, "skipped must be a list of SkippedPair records")
-    for number, item in enumerate(out, start=1):
-        if not isinstance(item, SkippedPair):
-            raise InputTypeError(f"skipped: item {number} is {type(item).__name__} {shown_value(item)}, "
-                                 "not a SkippedPair (SkippedPair.of makes one from a pair's error)")
-    return out
+    return listed_of(items, "skipped", "SkippedPair records", lambda item: isinstance(item, SkippedPair),
+                     "a SkippedPair (SkippedPair.of makes one from a pair's error)")
 
 
 def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
