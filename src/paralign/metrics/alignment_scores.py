@@ -39,7 +39,6 @@ from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import (
     ConfigurationError,
     EmptyScoringError,
-    InputTypeError,
     MismatchError,
     ParalignError,
     check_count,
@@ -420,11 +419,8 @@ def _alignments(items: Sequence[Alignment], what: str) -> list[Alignment]:
     """The Alignments of `items` (an AlignedPair's `.alignment`); anything else is named, and
     so is a value that is not a list of them (None was "'NoneType' object is not iterable")."""
     out = [getattr(item, "alignment", item) for item in listed(items, f"{what} must be a list of Alignments")]
-    for number, item in enumerate(out, start=1):
-        if not isinstance(item, Alignment):
-            raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {item!r:.40}, not an "
-                                 "Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
-    return out
+    return listed_of(out, what, "Alignments", lambda item: isinstance(item, Alignment),
+                     "an Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
 
 
 def _positions(items: Sequence[int]) -> list[int]:
