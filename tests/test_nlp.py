@@ -333,6 +333,20 @@ def test_bytes_are_named_as_bytes_not_as_a_token_list_of_ints(nlp_annotator: Ann
         nlp_annotator(b"A cat.")
 
 
+@pytest.mark.parametrize(("item", "shown"), [
+    (b"x" * 60, r"bytes b'x{35}\.\.\. \(decode it"),
+    ({"key": "v" * 60}, r"dict \{'key': 'v{28}\.\.\.$"),
+    ([["a"] * 30], r"a token list holding list \['a', 'a', 'a', 'a', 'a', 'a', 'a', '\.\.\.$"),
+])
+def test_a_long_value_that_is_not_a_sentence_is_quoted_cut_and_marked(nlp_annotator: Annotator, item, shown) -> None:
+    """Such a value was quoted cut at 40 characters (a token list's item at 30) with no mark, as
+    if whole; now as every message quotes one (errors.shown_value: cut, then '...')."""
+    from paralign.errors import InputTypeError
+
+    with pytest.raises(InputTypeError, match=f"list of str., not {shown}"):
+        nlp_annotator(item)
+
+
 def test_a_changed_paralign_spacy_model_loads_the_model_it_names(tmp_path, monkeypatch) -> None:
     """Pipelines were kept per process under the model argument, None for the configured one:
     a process (a notebook, a test) that set PARALIGN_SPACY_MODEL after annotating once kept the

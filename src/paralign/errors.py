@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Callable, Iterable
 
 
 class ParalignError(Exception):
@@ -430,3 +430,15 @@ def listed(items: object, what: str) -> list:
     if isinstance(items, str) or not isinstance(items, Iterable):
         raise InputTypeError(f"{what}, not {type(items).__name__} {shown_value(items)}")
     return list(items)
+
+
+def listed_of(items: object, what: str, plural: str, fits: Callable[[object], bool], one: str) -> list:
+    """`items` as a list (:func:`listed`: "`what` must be a list of `plural`"), each item one
+    that `fits`; the first that does not is an InputTypeError naming `what`, its number
+    (1-based) and its value, "not `one`": the check every list of records a function takes
+    gets (gold pairs, skipped pairs), instead of a failure from inside the work."""
+    out = listed(items, f"{what} must be a list of {plural}")
+    for number, item in enumerate(out, start=1):
+        if not fits(item):
+            raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {shown_value(item)}, not {one}")
+    return out

@@ -180,15 +180,15 @@ def check_text_or_tokens(item: object, where: str = "") -> None:
             return
         what = f"a str holding {lone_in(item)}: {shown_value(item)}"
     elif isinstance(item, bytes | bytearray):  # a Sequence of ints: named as what it is
-        what = f"{type(item).__name__} {item!r:.40} (decode it: .decode('utf-8'))"
+        what = f"{type(item).__name__} {shown_value(item)} (decode it: .decode('utf-8'))"
     elif isinstance(item, Sequence):
         bad = [w for w in item if not isinstance(w, str) or not is_text(w)][:1]
         if not bad:
             return
         what = (f"a token list holding {shown_value(bad[0])}, with {lone_in(bad[0])}" if isinstance(bad[0], str)
-                else f"a token list holding {type(bad[0]).__name__} {bad[0]!r:.30}")
+                else f"a token list holding {type(bad[0]).__name__} {shown_value(bad[0])}")
     else:
-        what = f"{type(item).__name__} {item!r:.40}"
+        what = f"{type(item).__name__} {shown_value(item)}"
     raise InputTypeError(f"{where + ': ' if where else ''}a sentence is a text (str) or a token "
                          f"list (list of str), not {what}")
 

@@ -122,19 +122,13 @@ class TableWriter:
         self._text.write(data)
 
     def close(self) -> None:
-        if self._parquet is not None:
-            self._parquet.close()
-        elif self._text is not None:
-            self._text.close()
-        self._atomic.__exit__(None, None, None)
+        self.__exit__(None, None, None)
 
     def __enter__(self) -> TableWriter:
         return self
 
     def __exit__(self, kind: Any, value: Any, traceback: Any) -> None:
-        if kind is None:
-            self.close()
-            return
+        """Close the file; the atomic path then renames it into place, or on an error removes it."""
         if self._parquet is not None:
             self._parquet.close()
         elif self._text is not None:

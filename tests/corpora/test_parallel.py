@@ -192,3 +192,17 @@ def test_the_parallel_corpora_as_their_readmes_count(data) -> None:
         pairs = list(iter_parallel(toy / "src-train.txt", toy / "tgt-train.txt", stats=stats))
     assert (len(pairs), stats.empty, stats.skipped_lines) == (9999, 1, [5])
     assert [p.line for p in pairs[3:5]] == [4, 6] and pairs[2].source.startswith("&quot; Two soldiers")
+
+
+def test_empty_and_over_long_pairs_are_counted_apart_and_kept_in_place_when_asked(tmp_path: Path) -> None:
+    """A pair with an empty side counts as empty even when its other side is over-long; an
+    over-long one as too long; both skipped, or yielded as ("", "") with keep_skipped."""
+    src, tgt = tmp_path / "src.txt", tmp_path / "tgt.txt"
+    src.write_text("a b\n\na b c d\nx\n   \n", encoding="utf-8")
+    tgt.write_text("c d\na b c d\ne\ny z w v\nq\n", encoding="utf-8")
+    stats = ParallelStats()
+    kept = list(iter_parallel(src, tgt, max_tokens=3, stats=stats, warn=False))
+    assert [(line.line, line.source, line.target) for line in kept] == [(1, "a b", "c d")]
+    assert (stats.lines, stats.kept, stats.empty, stats.too_long, stats.skipped_lines) == (5, 1, 2, 2, [2, 3, 4, 5])
+    in_place = list(iter_parallel(src, tgt, max_tokens=3, warn=False, keep_skipped=True))
+    assert [(line.source, line.target) for line in in_place] == [("a b", "c d")] + [("", "")] * 4

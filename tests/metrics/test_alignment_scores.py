@@ -294,6 +294,9 @@ def test_items_that_are_not_alignments_are_named() -> None:
         score_alignments(["0-0"], ["0-0"])
     with pytest.raises(InputTypeError, match="system: item 2 is NoneType"):
         score_alignments([Alignment.from_pharaoh("0-0")] * 2, [Alignment.from_pharaoh("0-0"), None])
+    # a long value is cut as every message quotes one (errors.shown_value): marked "...", not cut mid-way
+    with pytest.raises(InputTypeError, match=r"gold: item 1 is str '0-0 1-1 2-2 3-3 4-4 5-5 6-6 7-7 8-8 \.\.\., not an"):
+        score_alignments([" ".join(f"{k}-{k}" for k in range(20))], ["0-0"])
 
 
 def test_alignments_that_are_not_a_list_are_named() -> None:

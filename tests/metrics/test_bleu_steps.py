@@ -18,11 +18,11 @@ from paralign.metrics.bleu_steps import (
     bleu_statistics,
     brevity_penalty,
     check_lengths,
-    corpus_scores,
     geometric_mean,
     modified_unigram_precision,
     sentence_bleu_from_stats,
 )
+from paralign.metrics.significance import corpus_score
 
 WORDS = st.sampled_from(["the", "cat", "sat", "on", "mat", "a", "dog", "."])
 SENT = st.lists(WORDS, max_size=10).map(" ".join)
@@ -79,7 +79,8 @@ def test_scores_vectorise_over_leading_axes():
 
 def test_corpus_scores_and_errors():
     hyps, refs = ["the cat sat on the mat"], [["the cat sat on the mat"]]
-    scores = corpus_scores(hyps, refs)
+    scores = {name: corpus_score(BASELINES[name].stats(hyps, refs), BASELINES[name].score)
+              for name in ("bleu", "chrf", "mup", "gm", "gm_bp")}
     assert scores["bleu"] == pytest.approx(100.0)
     assert scores["mup"] == scores["gm"] == scores["gm_bp"] == pytest.approx(1.0)
     assert scores["chrf"] == pytest.approx(100.0)
@@ -112,14 +113,15 @@ def test_one_str_where_a_list_is_expected_is_named_not_read_as_characters():
     of 7 segments, and a hypothesis str was its characters, a count mismatch. Named as the
     ParaEval scorers name it (InputTypeError)."""
     with pytest.raises(InputTypeError, match=r"list of reference streams.*wrap one stream as \[refs\]"):
-        corpus_scores(["x"], ["x"])  # type: ignore[list-item]
+        BASELINES["chrf"].stats(["x"], ["x"])  # type: ignore[list-item]
     with pytest.raises(InputTypeError, match="list of reference streams"):
         BASELINES["ter"].stats(["the cat"], "the cat")  # type: ignore[arg-type]
     with pytest.raises(InputTypeError, match="hypotheses"):
-        corpus_scores("the cat", [["the cat"]])
+        BASELINES["bleu"].stats("the cat", [["the cat"]])
     with pytest.raises(InputTypeError, match="reference stream 1: item 2 is NoneType"):
         BASELINES["chrf"].stats(["a", "b"], [["a", None]])  # type: ignore[list-item]
-    assert corpus_scores(("the cat",), [("the cat",)])["chrf"] == pytest.approx(100.0)  # tuples are lists
+    chrf = BASELINES["chrf"]
+    assert corpus_score(chrf.stats(("the cat",), [("the cat",)]), chrf.score) == pytest.approx(100.0)  # tuples are lists
 
 
 @pytest.mark.parametrize("name", ["bleu", "chrf", "ter"])

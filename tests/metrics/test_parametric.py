@@ -386,6 +386,8 @@ def test_arguments_of_the_wrong_kind_are_named() -> None:
     gold = load_pairs(gold_path)
     with pytest.raises(InputTypeError, match="system: item 1 is str '0-0', not a pair or an Alignment"):
         align_scores(gold, ["0-0"] * len(gold))
+    with pytest.raises(InputTypeError, match=r"system: item 1 is str '(0-0 ){9}\.\.\., not a pair"):
+        align_scores(gold, ["0-0 " * 20] * len(gold))  # a long value: cut and marked (errors.shown_value)
     with pytest.raises(InputTypeError, match="source must be a paraphrase source .*not str"):
         table_scores(load_groups(gold_path), "t.tsv")
     with pytest.raises(InputTypeError, match=r"groups must map a group id to its pairs \(load_groups\), not list"):

@@ -371,6 +371,15 @@ def test_a_bad_token_is_an_input_type_error_naming_the_item(encoder, sentences, 
         encoder.encode(sentences)
 
 
+def test_a_model_that_is_no_name_is_quoted_cut_and_marked() -> None:
+    """Quoted cut at 40 characters with no mark, as if whole; now as every message quotes a value."""
+    from paralign.errors import InputTypeError
+    from paralign.neural.encoder import encoder_id
+
+    with pytest.raises(InputTypeError, match=r"not bytes b'x{35}\.\.\.$"):
+        encoder_id(b"x" * 60)
+
+
 def test_an_empty_model_name_given_is_refused_but_an_empty_setting_is_unset(monkeypatch) -> None:
     """Encoder(""), CrossEncoder.fine_tune(model="") and ContextualAligner("") meant the default
     model, silently; an empty name given is a ConfigurationError. PARALIGN_ENCODER set to an

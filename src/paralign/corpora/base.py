@@ -15,7 +15,7 @@ from ..errors import (
     InputTypeError,
     ParalignError,
     check_texts,
-    listed,
+    listed_of,
     shown_value,
 )
 from ..line_ends import cr_only_error, lf_text
@@ -120,12 +120,9 @@ def gold_pairs(items: object, what: str) -> list:
     ``source``, ``target`` and an Alignment ``alignment``) or a BadPair in its place. One str,
     None, or an item that is not one is an InputTypeError naming `what` and the item (1-based),
     where the scorers failed with "'str' object has no attribute 'source'" from inside."""
-    pairs = listed(items, f"{what} must be a list of gold pairs (load_pairs reads them)")
-    for number, item in enumerate(pairs, start=1):
-        if not isinstance(item, BadPair) and not isinstance(getattr(item, "alignment", None), Alignment):
-            raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {shown_value(item)}, not a "
-                                 "gold pair (an AlignedPair: load_pairs reads them)")
-    return pairs
+    return listed_of(items, what, "gold pairs (load_pairs reads them)",
+                     lambda item: isinstance(item, BadPair) or isinstance(getattr(item, "alignment", None), Alignment),
+                     "a gold pair (an AlignedPair: load_pairs reads them)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -268,16 +268,13 @@ def iter_parallel(
                 tgt_text = strip_bom(tgt_text) if tgt_lines.offset == 0 else tgt_text
             if src_bad or tgt_bad:
                 stats.replaced += 1
-            if not src_text.strip() or not tgt_text.strip():
-                stats.empty += 1
-                stats.note_skip(number)
-                if keep_skipped:
-                    yield ParallelLine(number, "", "")
-                continue
-            if max_tokens > 0 and (
+            empty = not src_text.strip() or not tgt_text.strip()
+            too_long = not empty and max_tokens > 0 and (
                 len(src_text.split()) > max_tokens or len(tgt_text.split()) > max_tokens
-            ):
-                stats.too_long += 1
+            )
+            if empty or too_long:
+                stats.empty += empty
+                stats.too_long += too_long
                 stats.note_skip(number)
                 if keep_skipped:
                     yield ParallelLine(number, "", "")

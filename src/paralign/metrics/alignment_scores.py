@@ -39,13 +39,12 @@ from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import (
     ConfigurationError,
     EmptyScoringError,
-    InputTypeError,
     MismatchError,
     ParalignError,
     check_count,
     counted,
     listed,
-    shown_value,
+    listed_of,
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
@@ -420,11 +419,8 @@ def _alignments(items: Sequence[Alignment], what: str) -> list[Alignment]:
     """The Alignments of `items` (an AlignedPair's `.alignment`); anything else is named, and
     so is a value that is not a list of them (None was "'NoneType' object is not iterable")."""
     out = [getattr(item, "alignment", item) for item in listed(items, f"{what} must be a list of Alignments")]
-    for number, item in enumerate(out, start=1):
-        if not isinstance(item, Alignment):
-            raise InputTypeError(f"{what}: item {number} is {type(item).__name__} {item!r:.40}, not an "
-                                 "Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
-    return out
+    return listed_of(out, what, "Alignments", lambda item: isinstance(item, Alignment),
+                     "an Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
 
 
 def _positions(items: Sequence[int]) -> list[int]:
@@ -439,12 +435,8 @@ def _positions(items: Sequence[int]) -> list[int]:
 def _skipped(items: Sequence[SkippedPair]) -> list[SkippedPair]:
     """`skipped` as a list of SkippedPairs; anything else is named (one str was taken as its
     characters, each a "pair" the scores said were left out, and failed only in to_dict)."""
-    out = listed(items, "skipped must be a list of SkippedPair records")
-    for number, item in enumerate(out, start=1):
-        if not isinstance(item, SkippedPair):
-            raise InputTypeError(f"skipped: item {number} is {type(item).__name__} {shown_value(item)}, "
-                                 "not a SkippedPair (SkippedPair.of makes one from a pair's error)")
-    return out
+    return listed_of(items, "skipped", "SkippedPair records", lambda item: isinstance(item, SkippedPair),
+                     "a SkippedPair (SkippedPair.of makes one from a pair's error)")
 
 
 def usable_pairs(items: Sequence[PairOrBad]) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:

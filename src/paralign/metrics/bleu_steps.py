@@ -255,21 +255,3 @@ def baseline(name: str) -> SegmentMetric:
         raise ConfigurationError(
             f"unknown metric {name!r}; choose from {', '.join(BASELINES)}") from None
 
-
-def corpus_scores(
-    hypotheses: Sequence[str], references: Sequence[Sequence[str]],
-    metrics: Sequence[str] = ("bleu", "chrf", "mup", "gm", "gm_bp"),
-) -> dict[str, float]:
-    """Corpus scores of one system under each named baseline (shares the BLEU statistics)."""
-    bleu_stats: np.ndarray | None = None
-    out: dict[str, float] = {}
-    for name in metrics:
-        metric = baseline(name)
-        if isinstance(metric, _BleuFamily):
-            if bleu_stats is None:
-                bleu_stats = metric.stats(hypotheses, references)
-            stats = bleu_stats
-        else:
-            stats = metric.stats(hypotheses, references)
-        out[name] = float(metric.score(stats.sum(axis=0)))
-    return out

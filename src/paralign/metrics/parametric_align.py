@@ -29,6 +29,7 @@ from ..errors import (
     check_count,
     counted,
     listed,
+    shown_value,
 )
 from ..phrases import phrase_spans
 from ..signature import file_name_part, join_signature, setting_value, short_hash
@@ -207,7 +208,7 @@ def _system_alignment(
     if isinstance(system, Alignment):
         alignment = system
     elif not isinstance(getattr(system, "alignment", None), Alignment):
-        raise InputTypeError(f"system: item {index + 1} is {type(system).__name__} {system!r:.40}, not a "
+        raise InputTypeError(f"system: item {index + 1} is {type(system).__name__} {shown_value(system)}, not a "
                              "pair or an Alignment (Alignment.from_pharaoh parses '0-0 1-1')")
     else:
         alignment = system.alignment

@@ -108,7 +108,7 @@ def _model_name(model: str | os.PathLike[str] | None) -> str:
         raise ConfigurationError("encoder model: an empty name; give an installed model package or a local model "
                                  f"directory, or None for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
     if model is not None and not isinstance(model, str | os.PathLike):  # 3 was os.fspath's TypeError
-        raise InputTypeError(f"encoder model must be a name or folder, or None, not {type(model).__name__} {model!r:.40}")
+        raise InputTypeError(f"encoder model must be a name or folder, or None, not {type(model).__name__} {shown_value(model)}")
     return encoder_name(os.fspath(model) if model is not None else None)
 
 

@@ -26,12 +26,6 @@ class TurnLock:
         self._turns: deque[object] = deque()
         self._held = False
 
-    @property
-    def waiting(self) -> int:
-        """How many threads are waiting for the lock (not counting the one holding it)."""
-        with self._state:
-            return len(self._turns)
-
     def __enter__(self) -> None:
         turn = object()
         with self._state:

@@ -77,6 +77,18 @@ def test_one_list_of_references_per_segment_is_named_as_the_stream_layout_mistak
         any_scorer.segment_stats(["a cat", "a dog"], [["a cat"]])
 
 
+@pytest.mark.parametrize(("references", "message"), [
+    ([5], "reference stream 1 must be a list of strings, not int"),
+    (None, "references must be a list of reference streams .*not NoneType"),
+])
+def test_prepare_cached_checks_the_references_before_it_keys_them(any_scorer, references, message) -> None:
+    """The paper scorer's prepare_cached (what meta-evaluation's ParaEval metrics call) built its
+    key from the references before any check: a stream that is no list was a bare TypeError
+    ("'int' object is not iterable"), where prepare and the graded scorer name it."""
+    with pytest.raises(InputTypeError, match=message):
+        any_scorer.prepare_cached(references)
+
+
 def test_paraeval_function_says_the_sacrebleu_layout_mistake() -> None:
     with pytest.raises(InputTypeError, match="wrap one stream"):
         paraeval(["a cat"], ["a cat"], resources=[])

@@ -49,7 +49,7 @@ from .configs import TIER_ORDER, Config
 from .explained import GradedExplanation, TierMatch
 from .graded_stats import _CHUNKS, _MATCHES, _REF_MATCHES, _TIER, COLUMNS, best_of, score_parts
 from .graded_tiers import TierState, _continues, _key_tier, _positions
-from .inputs import as_compared, check_references, check_segment
+from .inputs import as_compared, check_references, check_segment, references_key
 from .paper import (
     VERSION,
     ParaEval,
@@ -343,8 +343,7 @@ class GradedParaEval:
 
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """`prepare`, remembering the last reference set (many systems index it once)."""
-        check_references(references)  # before the key: a stream that is no list was "'int' object is not iterable"
-        key = tuple(tuple(stream) for stream in references)
+        key = references_key(references)
         if self._last is None or self._last[0] != key:
             self._last = (key, self.prepare(references))
         return self._last[1]

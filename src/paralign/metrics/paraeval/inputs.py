@@ -57,6 +57,14 @@ def check_references(references: object) -> int:
     return lengths[0]
 
 
+def references_key(references: object) -> tuple[tuple[str, ...], ...]:
+    """Reference streams checked (:func:`check_references`) and made a hashable key: what both
+    scorers' ``prepare_cached`` remember their last prepared set by (the check first: a stream
+    that is no list was "'int' object is not iterable" from building the key)."""
+    check_references(references)
+    return tuple(tuple(stream) for stream in cast(Sequence[Sequence[str]], references))
+
+
 def check_segment(hypothesis: object, references: object) -> None:
     """One segment: its hypothesis a str, its references at least one str."""
     if not isinstance(hypothesis, str):

@@ -42,7 +42,14 @@ from ...errors import ConfigurationError, check_count, shown_value
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, load_source
 from ...resources import fast_wordnet_synonyms
 from ...workers import Progress, run_chunks, stop_batch
-from .inputs import as_compared, check_hypotheses, check_references, check_segment, count_mismatch
+from .inputs import (
+    as_compared,
+    check_hypotheses,
+    check_references,
+    check_segment,
+    count_mismatch,
+    references_key,
+)
 from .paper_values import (
     EXACT,
     PARAPHRASE,
@@ -259,7 +266,7 @@ class ParaEval:
 
     def prepare_cached(self, references: Sequence[Sequence[str]]) -> PreparedReferences:
         """`prepare`, remembering the last reference set (scoring many systems indexes it once)."""
-        key = tuple(tuple(stream) for stream in references)
+        key = references_key(references)
         last = self._last
         if last is None or last[0] != key:
             last = (key, self.prepare(references))
