@@ -659,3 +659,27 @@ def test_one_default_for_the_library_and_the_command_line(capsys):
     with pytest.raises(SystemExit):  # typed only with --incremental: its default is given at run time
         main(["lattice", "stats", "--help"])
     assert f"(default: {INCREMENTAL_MIN_SIZE};" in " ".join(capsys.readouterr().out.split())
+
+
+def test_one_phrase_length_default_for_tables_of_phrase_pairs(capsys):
+    """The longest phrase of a table's pairs by default, 5 words, was written in each place that
+    takes it (phrase extraction, its vectorised count, the pivot options, a lattice's sub-path
+    pairs, `lattice paraphrases --max-length`): one constant, alignment.MAX_PHRASE_LENGTH, now
+    serves them, and the command's help prints it."""
+    import inspect
+
+    from paralign import phrase_counts, phrases
+    from paralign.alignment import MAX_PHRASE_LENGTH
+    from paralign.cli import build_parser, main
+    from paralign.lattice import Lattice, lattice_paraphrases, paraphrase_table
+    from paralign.pivot_input import PivotOptions
+
+    takers = (phrases.phrase_spans, phrases.phrase_pairs, phrase_counts.span_pairs, phrase_counts.count_phrase_pairs,
+              Lattice.subpaths, Lattice.paraphrase_pairs, paraphrase_table, lattice_paraphrases)
+    for function in takers:
+        assert inspect.signature(function).parameters["max_length"].default == MAX_PHRASE_LENGTH, function
+    assert PivotOptions().max_length == MAX_PHRASE_LENGTH
+    assert build_parser().parse_args(["lattice", "paraphrases", "--groups", "g.tsv"]).max_length == MAX_PHRASE_LENGTH
+    with pytest.raises(SystemExit):
+        main(["lattice", "paraphrases", "--help"])
+    assert f"(default: {MAX_PHRASE_LENGTH})" in " ".join(capsys.readouterr().out.split())

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ..lattice import INCREMENTAL_MIN_SIZE
 from ._command_line import BY_SUFFIX
@@ -183,7 +184,7 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
-    p.add_argument("--max-length", type=positive_int, default=5, metavar=N,
+    p.add_argument("--max-length", type=positive_int, default=MAX_PHRASE_LENGTH, metavar=N,
                    help="longest sub-path in words (default: %(default)s)")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
