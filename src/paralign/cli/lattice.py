@@ -506,8 +506,12 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
 
 
 def _stat(x: object) -> str:
-    """A figure of `lattice stats` as text: n/a, 4 significant digits, or as it is."""
-    return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
+    """A figure of `lattice stats` as text: n/a, 4 significant digits (every digit before the
+    point from 10,000 up: `.4g` wrote a mean length of 10,000 tokens as 1e+04, 12,345 as
+    1.234e+04), or as it is."""
+    if not isinstance(x, float):
+        return "n/a" if x is None else str(x)
+    return f"{x:.0f}" if abs(x) >= 9999.5 else f"{x:.4g}"  # what .4g rounds to 10,000 or more
 
 
 def render_stats(s: dict) -> str:
