@@ -1262,3 +1262,11 @@ def test_stats_text_writes_large_figures_without_an_exponent():
     assert (lines["mean_length"], lines["ed_input"], lines["ed_lattice"]) == ("10000", "12346", "10000")
     assert (lines["ed_input_per_word"], lines["mean_log10_paths"], lines["groups"]) == ("0.0176", "0.301", "1")
     assert lines["ed_lattice_per_word"] == "n/a"
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_the_min_size_help_says_its_default(capsys, action):
+    """Every option of --groups' group said its default in --help but --min-size (1: every group)."""
+    with pytest.raises(SystemExit):
+        main(["lattice", action, "--help"])
+    assert "are one (default: 1: every group)" in " ".join(capsys.readouterr().out.split())
