@@ -70,3 +70,55 @@ def test_library_code_never_imports_an_old_path() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
+
+
+def test_a_package_serves_the_names_of_its_type_checking_imports_on_first_use(tmp_path, monkeypatch) -> None:
+    """paralign.lattice listed its names loaded on first use twice, in its TYPE_CHECKING imports
+    (what mypy reads) and in a table of names and modules (what its __getattr__ read), and
+    nothing held the two alike. `first_use_imports` reads the block itself: one list."""
+    package = tmp_path / "firstuse"
+    package.mkdir()
+    (package / "__init__.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from paralign._moved import first_use_imports\n"
+        "if TYPE_CHECKING:\n"
+        "    from .heavy import Thing, make\n"
+        "    from .sub.deep import deep_name\n"
+        "    from json import dumps\n"
+        "__getattr__ = first_use_imports(__name__, globals())\n",
+        encoding="utf-8",
+    )
+    (package / "heavy.py").write_text("Thing = object()\ndef make(): return 1\n", encoding="utf-8")
+    (package / "sub").mkdir()
+    (package / "sub" / "__init__.py").write_text("", encoding="utf-8")
+    (package / "sub" / "deep.py").write_text("deep_name = 'deep'\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "firstuse", raising=False)
+    module = importlib.import_module("firstuse")
+    assert "firstuse.heavy" not in sys.modules  # opening the package imports none of them
+    from firstuse import Thing, deep_name, dumps, make
+
+    assert Thing is importlib.import_module("firstuse.heavy").Thing and make() == 1 and deep_name == "deep"
+    assert dumps is importlib.import_module("json").dumps and vars(module)["make"] is make  # kept
+    with pytest.raises(AttributeError, match="no attribute 'other'"):
+        module.other  # noqa: B018
+    for name in [m for m in sys.modules if m.startswith("firstuse")]:
+        monkeypatch.delitem(sys.modules, name)
+
+
+def test_a_renamed_type_checking_import_is_refused(tmp_path, monkeypatch) -> None:
+    """First use imports a name by the name it is asked for, so `import a as b` cannot be served."""
+    (tmp_path / "renamed.py").write_text(
+        "from typing import TYPE_CHECKING\n"
+        "from paralign._moved import first_use_imports\n"
+        "if TYPE_CHECKING:\n"
+        "    from json import dumps as to_json\n"
+        "__getattr__ = first_use_imports(__name__, globals())\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "renamed", raising=False)
+    module = importlib.import_module("renamed")
+    with pytest.raises(ImportError, match="imports dumps as to_json"):
+        module.to_json  # noqa: B018
+    monkeypatch.delitem(sys.modules, "renamed")

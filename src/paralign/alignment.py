@@ -89,6 +89,13 @@ def _confidence(value: object) -> float:
 #: possible links being a superset of sure ones.
 LINK_SETS = ("sure", "sure+possible", "possible")
 
+#: The longest phrase, in words, of the phrase pairs a paraphrase table is made of, by default:
+#: consistent phrase pairs of an alignment (:mod:`paralign.phrases`, :mod:`paralign.phrase_counts`,
+#: the pivot pipelines' ``PivotOptions.max_length``) and a lattice's sub-path pairs
+#: (:meth:`paralign.lattice.Lattice.paraphrase_pairs`, `lattice paraphrases --max-length`). Here,
+#: the lowest module all of them import, so that one number serves them.
+MAX_PHRASE_LENGTH = 5
+
 
 def check_link_set(which: str) -> None:
     """ConfigurationError for a name not in :data:`LINK_SETS`, listing every one (the message

@@ -29,6 +29,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .alignment import MAX_PHRASE_LENGTH
 from .errors import AlignmentIndexError, ConfigurationError, FormatError, check_count
 
 #: The schema of a chunk's phrase-pair counts.
@@ -117,7 +118,7 @@ def span_pairs(
     e_offsets: np.ndarray,
     f_offsets: np.ndarray,
     links: tuple[np.ndarray, np.ndarray, np.ndarray],
-    max_length: int = 5,
+    max_length: int = MAX_PHRASE_LENGTH,
     *,
     source: str = "",
     first_line: int = 1,
@@ -208,7 +209,7 @@ def count_phrase_pairs(
     e_lines: Sequence[str],
     f_lines: Sequence[str],
     align_lines: Sequence[str],
-    max_length: int = 5,
+    max_length: int = MAX_PHRASE_LENGTH,
     *,
     include_identical: bool = True,
     symmetric: bool = False,

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from .alignment import (
     LINK_SETS as LINK_SETS,  # the link sets phrase extraction takes, named here too
 )
-from .alignment import Alignment, Link, check_link_set
+from .alignment import MAX_PHRASE_LENGTH, Alignment, Link, check_link_set
 from .errors import AlignmentIndexError, check_count, check_texts
 
 Span = tuple[int, int]
@@ -76,7 +76,7 @@ def phrase_spans(
     alignment_or_links: Alignment | Iterable[Link],
     source_length: int,
     target_length: int,
-    max_length: int = 5,
+    max_length: int = MAX_PHRASE_LENGTH,
     *,
     links: str = "sure",
     tight: bool = False,
@@ -140,7 +140,7 @@ def phrase_pairs(
     alignment_or_links: Alignment | Iterable[Link],
     source_tokens: Sequence[str],
     target_tokens: Sequence[str],
-    max_length: int = 5,
+    max_length: int = MAX_PHRASE_LENGTH,
     include_identical: bool = False,
     *,
     links: str = "sure",

@@ -32,7 +32,7 @@ from .aligners.eflomal import (
     links_to_pharaoh,
     tokenize,
 )
-from .alignment import Link
+from .alignment import MAX_PHRASE_LENGTH, Link
 from .corpora.base import BadPair, LineRange, PairOrBad
 from .corpora.parallel import (
     DEFAULT_MAX_TOKENS,
@@ -76,7 +76,7 @@ class PivotOptions:
     """Every knob of the pivot and monolingual pipelines (each stage's, :data:`STAGE_OPTIONS`,
     part of that stage's fingerprint in a work directory)."""
 
-    max_length: int = 5
+    max_length: int = MAX_PHRASE_LENGTH
     symmetrization: str = "grow-diag-final-and"
     threshold: float = 0.01
     top_k: int | None = None

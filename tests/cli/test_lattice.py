@@ -1248,3 +1248,25 @@ def test_stats_of_no_group_says_min_size_only_when_it_was_typed(tmp_path, group_
     assert capsys.readouterr().err.strip().endswith(f"{empty}: no groups: nothing to measure")
     assert main(["lattice", "stats", "--groups", str(group_file), "--tokenized", "--min-size", "2"]) == 1
     assert "no groups of --min-size 2 or more distinct sentences: nothing to measure" in capsys.readouterr().err
+
+
+def test_stats_text_writes_large_figures_without_an_exponent():
+    """`lattice stats` wrote its figures with 4 significant digits by `.4g`, so a group of
+    10,000-token sentences had `mean_length: 1e+04`, and an edit distance of 12,345.5 read
+    1.235e+04: from 10,000 up every digit before the point is written, below as before."""
+    from paralign.cli.lattice import render_stats
+
+    figures = {"mean_length": 10000.0, "ed_input": 12345.5, "ed_lattice": 9999.5, "ed_input_per_word": 0.0176,
+               "mean_log10_paths": 0.30103, "groups": 1, "paths_by_length": [], "errors": []}
+    lines = dict(line.split(": ", 1) for line in render_stats(figures).splitlines() if ": " in line)
+    assert (lines["mean_length"], lines["ed_input"], lines["ed_lattice"]) == ("10000", "12346", "10000")
+    assert (lines["ed_input_per_word"], lines["mean_log10_paths"], lines["groups"]) == ("0.0176", "0.301", "1")
+    assert lines["ed_lattice_per_word"] == "n/a"
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+def test_the_min_size_help_says_its_default(capsys, action):
+    """Every option of --groups' group said its default in --help but --min-size (1: every group)."""
+    with pytest.raises(SystemExit):
+        main(["lattice", action, "--help"])
+    assert "are one (default: 1: every group)" in " ".join(capsys.readouterr().out.split())

@@ -611,17 +611,25 @@ def test_the_package_names_load_on_first_use():
     """`paralign.lattice` imported every stage (numpy with the edit distance) when opened, so the
     command line, whose `--help` loads no heavy library, could read nothing from it at import.
     Its names now load on first use: opening it loads no numpy, and every name of ``__all__``
-    comes from its module."""
+    comes from its module; those are the names of its TYPE_CHECKING imports (the one list of
+    them, which mypy reads too) and the ones it defines."""
     import json
     import subprocess
     import sys
 
     code = ("import json, sys, paralign.lattice as L\n"
             "light = 'numpy' in sys.modules\n"
-            "print(json.dumps([light, sorted(n for n in L.__all__ if getattr(L, n, None) is None)]))\n")
+            "from paralign._moved import type_checking_homes\n"
+            "homes = type_checking_homes('paralign.lattice')\n"
+            "own = sorted(n for n in L.__all__ if n in vars(L))\n"
+            "print(json.dumps([light, sorted(n for n in L.__all__ if getattr(L, n, None) is None),\n"
+            "                  sorted(set(homes) ^ set(L.__all__)), own,\n"
+            "                  sorted(n for n, m in homes.items() if getattr(sys.modules[m], n) is not getattr(L, n))]))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == [False, []]
+    light, missing, not_both, own, not_theirs = json.loads(done.stdout)
+    assert (light, missing, not_theirs) == (False, [], [])
+    assert not_both == own == ["CHUNK_GROUPS", "INCREMENTAL_MIN_SIZE", "LatticeError"]
 
 
 def test_one_default_for_the_library_and_the_command_line(capsys):
@@ -651,3 +659,27 @@ def test_one_default_for_the_library_and_the_command_line(capsys):
     with pytest.raises(SystemExit):  # typed only with --incremental: its default is given at run time
         main(["lattice", "stats", "--help"])
     assert f"(default: {INCREMENTAL_MIN_SIZE};" in " ".join(capsys.readouterr().out.split())
+
+
+def test_one_phrase_length_default_for_tables_of_phrase_pairs(capsys):
+    """The longest phrase of a table's pairs by default, 5 words, was written in each place that
+    takes it (phrase extraction, its vectorised count, the pivot options, a lattice's sub-path
+    pairs, `lattice paraphrases --max-length`): one constant, alignment.MAX_PHRASE_LENGTH, now
+    serves them, and the command's help prints it."""
+    import inspect
+
+    from paralign import phrase_counts, phrases
+    from paralign.alignment import MAX_PHRASE_LENGTH
+    from paralign.cli import build_parser, main
+    from paralign.lattice import Lattice, lattice_paraphrases, paraphrase_table
+    from paralign.pivot_input import PivotOptions
+
+    takers = (phrases.phrase_spans, phrases.phrase_pairs, phrase_counts.span_pairs, phrase_counts.count_phrase_pairs,
+              Lattice.subpaths, Lattice.paraphrase_pairs, paraphrase_table, lattice_paraphrases)
+    for function in takers:
+        assert inspect.signature(function).parameters["max_length"].default == MAX_PHRASE_LENGTH, function
+    assert PivotOptions().max_length == MAX_PHRASE_LENGTH
+    assert build_parser().parse_args(["lattice", "paraphrases", "--groups", "g.tsv"]).max_length == MAX_PHRASE_LENGTH
+    with pytest.raises(SystemExit):
+        main(["lattice", "paraphrases", "--help"])
+    assert f"(default: {MAX_PHRASE_LENGTH})" in " ".join(capsys.readouterr().out.split())

@@ -73,25 +73,40 @@ def test_a_sample_of_new_paths_is_uniform_over_them_and_seeded():
     assert new_sample(lattice, 3, 0, [*inputs, ("a", "b", "z"), ("x", "b", "c")]) == []  # no new path
 
 
+def epsilon_lattice(m: int):
+    """A lattice of 2^m paths spelling its one input x^m through epsilons (two paths spelling "x"
+    between each two states), and one new path "y", the last that depth-first order reaches."""
+    b = LatticeBuilder()
+    states = [b.start] + [b.new_state() for _ in range(m - 1)] + [b.end]
+    for i in range(m):
+        mid = b.new_state()
+        b.add_edge(states[i], "x", states[i + 1])
+        b.add_edge(states[i], "x", mid)
+        b.add_edge(mid, None, states[i + 1])
+    b.add_edge(b.start, "y", b.end)
+    return b.freeze(), [("x",) * m]
+
+
 @pytest.mark.timeout(30)
 def test_a_sample_comes_at_once_when_nearly_every_path_spells_an_input():
     """New paths were drawn by rejection from every path, the draws doubled until enough were
     new, with no bound: 2^40 paths spelling the one input through epsilons and one path new
     drew for hours (memory growing) for a sample of 3. Each draw now walks only the new paths:
     one walk a draw, and the sample is that one path, drawn 3 times."""
-    b = LatticeBuilder()
     m = 40
-    states = [b.start] + [b.new_state() for _ in range(m - 1)] + [b.end]
-    for i in range(m):  # two paths spelling "x" between each two states: 2^m spelling x^m
-        mid = b.new_state()
-        b.add_edge(states[i], "x", states[i + 1])
-        b.add_edge(states[i], "x", mid)
-        b.add_edge(mid, None, states[i + 1])
-    b.add_edge(b.start, "y", b.end)
-    lattice = b.freeze()
-    inputs = [("x",) * m]
+    lattice, inputs = epsilon_lattice(m)
     assert lattice.path_count() == 2**m + 1 and spelling_count(lattice, inputs[0]) == 2**m
     assert new_path_count(lattice, inputs) == 1
     assert new_sample(lattice, 3, 0, inputs) == [("y",)] * 3
     assert new_sample(lattice, 3, 0, [*inputs, ("y",)]) == []
 
+
+@pytest.mark.timeout(30)
+def test_the_new_paths_come_at_once_when_nearly_every_path_spells_an_input():
+    """new_paths() made the counts of the new paths, then used none of them: it filtered every
+    path of the lattice, so the one new path of 2^40 paths spelling the input came after all of
+    them (10 s for 2^22; days for 2^40). The walk now follows only edges that new paths go
+    through: one walk for that path, and the other paths are never visited."""
+    lattice, inputs = epsilon_lattice(40)
+    assert list(new_paths(lattice, inputs)) == [("y",)]
+    assert list(new_paths(lattice, [*inputs, ("y",)])) == []

@@ -73,7 +73,8 @@ def add_groups(p: argparse.ArgumentParser, also_seeds: str = "") -> None:
                    "(MTReference; told by its contents, so .json.gz and stdin too); - = stdin")
     p.add_argument("--min-size", type=positive_int, default=1, metavar=N,
                    help="skip groups with fewer than N distinct sentences, counted as the lattice counts "
-                   "them: sentences with the same words (lower-cased unless --keep-case) are one")
+                   "them: sentences with the same words (lower-cased unless --keep-case) are one (default: "
+                   "%(default)s: every group)")
     p.add_argument("--sample", type=positive_int, default=None, metavar=N,
                    help="a seeded sample of N >= 1 groups (default: all)")
     p.add_argument("--seed", type=non_negative_int, default=None, metavar=N,

@@ -17,6 +17,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import ExitStack
 from pathlib import Path
 
+from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ..lattice import INCREMENTAL_MIN_SIZE
 from ._command_line import BY_SUFFIX
@@ -183,7 +184,7 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
-    p.add_argument("--max-length", type=positive_int, default=5, metavar=N,
+    p.add_argument("--max-length", type=positive_int, default=MAX_PHRASE_LENGTH, metavar=N,
                    help="longest sub-path in words (default: %(default)s)")
     p.add_argument("--all-pairs", action="store_true",
                    help="also pairs sharing their first or last word (default: minimal pairs)")
@@ -505,8 +506,12 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
 
 
 def _stat(x: object) -> str:
-    """A figure of `lattice stats` as text: n/a, 4 significant digits, or as it is."""
-    return "n/a" if x is None else (f"{x:.4g}" if isinstance(x, float) else str(x))
+    """A figure of `lattice stats` as text: n/a, 4 significant digits (every digit before the
+    point from 10,000 up: `.4g` wrote a mean length of 10,000 tokens as 1e+04, 12,345 as
+    1.234e+04), or as it is."""
+    if not isinstance(x, float):
+        return "n/a" if x is None else str(x)
+    return f"{x:.0f}" if abs(x) >= 9999.5 else f"{x:.4g}"  # what .4g rounds to 10,000 or more
 
 
 def render_stats(s: dict) -> str:

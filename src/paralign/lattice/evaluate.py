@@ -19,6 +19,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import SETUP_ERRORS, FormatError, LatticeError, check_count, counted
 from ..paraphrases import ParaphraseTable
 from ..sentence import Sentence
@@ -474,7 +475,7 @@ def lattice_for_group(sentences: Sequence[Sentence], options: LatticeOptions | N
 
 
 def lattice_paraphrases(
-    groups: Iterable[Group | TextGroup], options: LatticeOptions | None = None, *, max_length: int = 5,
+    groups: Iterable[Group | TextGroup], options: LatticeOptions | None = None, *, max_length: int = MAX_PHRASE_LENGTH,
     minimal: bool = True, name: str = "lattice", tokenizer: str = "spacy",
     progress: Callable[[Iterable[Any]], Iterable[Any]] | None = None, workers: int = 1,
     chunk_size: int = CHUNK_GROUPS,

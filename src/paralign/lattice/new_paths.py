@@ -5,7 +5,7 @@ Every sentence of a group is a path of its lattice, so the lists of `lattice pat
 sampled, enumerated) hold the group's own sentences too; ``--no-inputs`` lists these instead,
 through one :class:`NewPaths` of the lattice and its inputs: their count (exact, since two paths
 may spell one string through an epsilon), the k most probable, a uniform sample and the
-enumeration. The module's functions (:func:`new_path_count`, :func:`new_kbest`,
+enumeration (which the counts keep on new paths: see :meth:`NewPaths.paths`). The module's functions (:func:`new_path_count`, :func:`new_kbest`,
 :func:`new_sample`, :func:`new_paths`) each make one for a single answer.
 
 How: the lattice is read together with a trie of the inputs (a path's state in the trie is
@@ -132,8 +132,24 @@ class NewPaths:
         return out
 
     def paths(self) -> Iterator[tuple[str, ...]]:
-        """The new paths, depth first (lazy, as :meth:`Lattice.paths`)."""
-        return (words for words in self.lattice.paths() if words not in self.inputs)
+        """The new paths, depth first, in the order of :meth:`Lattice.paths` (lazy): an edge is
+        followed only when a new path goes through it (the counts), so every step leads to one
+        and the first comes after one walk, however many paths spell an input. Filtering every
+        path instead walked each path spelling an input: 10 s for the one new path of a lattice
+        of 2^22 paths spelling its input (2^40: days)."""
+        lattice, end = self.lattice, self.lattice.end
+        stack: list[tuple[int, int, tuple[str, ...]]] = [(0, 0, ())] if self.count else []
+        while stack:
+            s, node, words = stack.pop()
+            if s == end:
+                yield words
+                continue
+            for e in reversed(lattice.out_edges(s)):
+                _, w, d = lattice.edges[e]
+                after = self._step(node, w)
+                # off the trie every completion is new (every state leads to the end)
+                if after == _OFF or self._new[d][after]:
+                    stack.append((d, after, words if w is None else (*words, w)))
 
 
 def spelling_count(lattice: Lattice, words: Sequence[str]) -> int:
@@ -163,7 +179,9 @@ def new_sample(lattice: Lattice, n: int, seed: int | None, inputs: Collection[tu
 
 
 def new_paths(lattice: Lattice, inputs: Collection[tuple[str, ...]]) -> Iterator[tuple[str, ...]]:
-    """The paths that spell none of `inputs`, depth first (:meth:`NewPaths.paths`)."""
+    """The paths that spell none of `inputs`, depth first (:meth:`NewPaths.paths`). The counts
+    a :class:`NewPaths` makes are what keep the walk on new paths: a millisecond on a Bible
+    verse's lattice of 20,000 paths, against seconds to hours for filtering every path."""
     return NewPaths(lattice, inputs).paths()
 
 

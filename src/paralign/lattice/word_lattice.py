@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import cast
 
+from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import (
     ConfigurationError,
     FormatError,
@@ -382,7 +383,7 @@ class Lattice:
         return self.distance(tokens) == 0
 
     # -- paraphrases ---------------------------------------------------------------------------
-    def subpaths(self, max_length: int = 5, limit: int = 5000) -> dict[tuple[int, int], set[tuple[str, ...]]]:
+    def subpaths(self, max_length: int = MAX_PHRASE_LENGTH, limit: int = 5000) -> dict[tuple[int, int], set[tuple[str, ...]]]:
         """Distinct word strings of up to `max_length` words between pairs of states (at most
         `limit` partial paths explored per start state, so huge lattices stay bounded)."""
         found: dict[tuple[int, int], set[tuple[str, ...]]] = defaultdict(set)
@@ -402,7 +403,7 @@ class Lattice:
                     stack.append((d, nxt))
         return found
 
-    def paraphrase_pairs(self, max_length: int = 5, *, minimal: bool = True) -> set[tuple[str, str]]:
+    def paraphrase_pairs(self, max_length: int = MAX_PHRASE_LENGTH, *, minimal: bool = True) -> set[tuple[str, str]]:
         """Pairs of different sub-paths between the same two states (both orders). `minimal`
         keeps only pairs differing in their first and in their last word (no shared context).
         A set: its iteration order changes with the hash seed (sort it to print it)."""
@@ -537,7 +538,7 @@ def _memory() -> int:
 
 
 def paraphrase_table(
-    lattices: Iterable[Lattice], *, max_length: int = 5, minimal: bool = True, name: str = "lattice",
+    lattices: Iterable[Lattice], *, max_length: int = MAX_PHRASE_LENGTH, minimal: bool = True, name: str = "lattice",
     tokenizer: str | None = None, lowercase: bool = True,
 ) -> ParaphraseTable:
     """A ParaphraseTable of sub-path pairs over many lattices; score = number of lattices that
