@@ -152,7 +152,7 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
     batches share one cluster, started or reached on first need; the dashboard link goes to stderr."""
     from ..cluster import ClusterOptions
     from ..workers import runner
-    from ._pipelines import announce_cluster
+    from ._cluster import announce_cluster
 
     options = ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None),
                              memory_limit=getattr(args, "memory_limit", None))

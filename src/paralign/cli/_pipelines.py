@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError, ParalignError, check_output_folder
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
+from ._cluster import announce_cluster
 from ._common import (
     STDOUT_NAME,
     add_format,
@@ -43,7 +44,6 @@ from ._stderr import shown
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
-    from ..cluster import ClusterOptions
     from ..pivot import PivotOptions
 
 #: Said in the --help of every command that runs eflomal (pivot, paraphrase-table, word-align).
@@ -163,12 +163,6 @@ def add_cluster_options(parser: argparse.ArgumentParser) -> None:
                        "--work-dir")
 
 
-def cluster_from_args(args: argparse.Namespace) -> ClusterOptions:
-    from ..cluster import ClusterOptions
-
-    return ClusterOptions(workers=args.workers, memory_limit=args.memory_limit, scheduler=args.scheduler)
-
-
 def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
     """What says where the job runs when it starts: :func:`announce_cluster`, except when the
     JSON report itself goes to stderr (`-o -`), which then holds that report alone (the
@@ -176,19 +170,6 @@ def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
     if args.format == "json" and is_std(args.output):
         return lambda info: None
     return announce_cluster
-
-
-def announce_cluster(info: dict) -> None:
-    """Say on stderr where the job runs and where its dashboard is (when the job starts: a local
-    cluster is heard from the thread that started it, maybe while a progress bar is drawn, so
-    the line goes above the bar, through tqdm)."""
-    from tqdm import tqdm
-
-    where = "local cluster" if info.get("local") else "cluster"
-    dashboard = info.get("dashboard") or ("not served (install bokeh for it)" if info.get("local")
-                                          else "not served by the scheduler")
-    tqdm.write(shown(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
-                     f"dashboard: {dashboard}"), file=sys.stderr)
 
 
 def options_from_args(args: argparse.Namespace) -> PivotOptions:
