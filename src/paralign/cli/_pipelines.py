@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError, ParalignError, check_output_folder
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
-from ._cluster import announce_cluster
+from ._cluster import add_cluster_options, announce_cluster
 from ._common import (
     STDOUT_NAME,
     add_format,
@@ -39,7 +39,7 @@ from ._common import (
     warn,
     warn_skipped_pairs,
 )
-from ._metavars import ADDRESS, DIR, FILE, SIZE, N, X
+from ._metavars import DIR, FILE, N, X
 from ._stderr import shown
 from ._warnings import warn_item
 
@@ -129,7 +129,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--align-chunk", type=positive_int, default=None, metavar=N,
                         help="align a corpus longer than N lines in chunks of N lines on the cluster, eflomal's priors "
                         "learnt from its first N lines shared by all chunks (default: one eflomal run)")
-    add_cluster_options(parser)
+    add_cluster_options(parser.add_argument_group("cluster (Dask)"),
+                        "extracting the phrase pairs of the --chunk-size chunks and building the table from them",
+                        pipeline=True)
     add_format(parser)  # of the report: -o is the table whatever it is
     parser.set_defaults(output_writes=("TSV", "the paraphrase table as TSV (or as Parquet, to a .parquet name)"))
 
@@ -147,20 +149,6 @@ def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> N
         if no_eflomal is not None and getattr(args, flag.lstrip("-").replace("-", "_")) is not None:
             raise ConfigurationError(f"{flag} only matters when eflomal aligns a corpus, and {no_eflomal}: "
                                      f"leave {flag} out")
-
-
-def add_cluster_options(parser: argparse.ArgumentParser) -> None:
-    """Where the Dask pipeline runs: a local cluster (--workers, --memory-limit) or --scheduler."""
-    group = parser.add_argument_group("cluster (Dask)")
-    group.add_argument("--workers", type=positive_int, default=1, metavar=N,
-                       help="worker processes of the local Dask cluster (default 1)")
-    group.add_argument("--memory-limit", default=None, metavar=SIZE,
-                       help="memory per local worker, e.g. 2GB (default: Dask's share of the machine); "
-                       "a worker spills to disk before it")
-    group.add_argument("--scheduler", default=None, metavar=ADDRESS,
-                       help="run on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
-                       "$PARALIGN_SCHEDULER, else a local cluster); its workers must see the input files and "
-                       "--work-dir")
 
 
 def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:

@@ -15,6 +15,7 @@ from ..errors import (
     MismatchError,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
+from ._cluster import add_cluster_options
 from ._common import (
     add_format,
     add_output,
@@ -26,7 +27,6 @@ from ._common import (
     is_stdin,
     open_in,
     open_out,
-    positive_int,
     progress_callback,
     table_progress,
     warn,
@@ -36,7 +36,6 @@ from ._options import (
     add_bootstrap_options,
     add_encoder_options,
     add_paraeval_source_options,
-    add_scheduler_option,
     bootstrap_signature,
     check_bootstrap_options,
     check_encoder_options,
@@ -102,11 +101,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="paired bootstrap test (Koehn 2004), as sacrebleu's --paired-bs: the first "
                              "-i is the baseline, every other system gets the p-value of its difference "
                              "from it on the same resamples (* when p < 0.05), and its confidence")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                        help="Dask worker processes: the default and contextual configs score whole "
-                             "systems on them (each worker indexes the references once), --config "
-                             "paper matches segments (default: %(default)s: in this process)")
-    add_scheduler_option(parser)
+    add_cluster_options(parser, "scoring whole systems (each worker indexes the references once), or "
+                        "with --config paper matching segments")
     add_format(parser, choices=("text", "json", "tsv"),
                help="output format: text, json, or tsv (a header, then a row per system, per segment "
                     "with --sentence-level: input, [segment,] score, precision, recall, f, [mean, ci, "
