@@ -11,6 +11,7 @@ kind of value four ways (``--min-confidence P``, ``--kbest K``, ``--all LIMIT``,
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -21,7 +22,9 @@ import pytest
 from paralign.cli import build_parser
 from paralign.cli._metavars import PLACEHOLDERS
 
-CLI_MD = Path(__file__).resolve().parents[2] / "docs" / "CLI.md"
+ROOT = Path(__file__).resolve().parents[2]
+CLI_MD = ROOT / "docs" / "CLI.md"
+CLI_SOURCES = ROOT / "src" / "paralign" / "cli"
 
 #: Options whose placeholder differs between commands, because the value does (option: why).
 DIFFERENT_VALUES = {
@@ -99,6 +102,29 @@ def test_every_placeholder_is_one_of_the_vocabulary() -> None:
                      for name, action in valued_actions()
                      if (shown := shown_placeholder(action)) is not None and shown not in PLACEHOLDERS})
     assert not strays, "placeholders not in cli._metavars.PLACEHOLDERS:\n" + "\n".join(strays)
+
+
+def literal_metavars(source: str) -> list[tuple[int, str]]:
+    """(line, value) of every ``metavar="..."`` in `source` written as a string that is one of
+    :data:`PLACEHOLDERS` (``metavar="FILE"``, where ``metavar=FILE`` says it is the vocabulary's)."""
+    return [(node.value.lineno, node.value.value) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.keyword) and node.arg == "metavar" and isinstance(node.value, ast.Constant)
+            and node.value.value in PLACEHOLDERS]
+
+
+def test_literal_metavars() -> None:
+    assert literal_metavars('p.add_argument("-o", metavar="FILE")\np.add_argument("--n", metavar=N)\n'
+                            'p.add_argument("--z", metavar="Z")') == [(1, "FILE")]
+
+
+def test_every_metavar_is_one_of_the_constants() -> None:
+    """A command writes its placeholders as cli._metavars' constants (``metavar=FILE``), not as
+    strings that happen to be the same (``metavar="FILE"``): align, similarity,
+    evaluate-paraphrase, paraeval, cache and the top parser still did: a placeholder renamed in
+    cli._metavars would have left them showing the old word."""
+    written = sorted(f"{path.name}:{line}: metavar={value!r}" for path in CLI_SOURCES.glob("*.py")
+                     for line, value in literal_metavars(path.read_text(encoding="utf-8")))
+    assert not written, "write these metavars as the constants of cli._metavars:\n" + "\n".join(written)
 
 
 def test_an_option_shows_one_placeholder_in_every_command() -> None:

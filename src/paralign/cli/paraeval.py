@@ -32,6 +32,7 @@ from ._common import (
     warn,
     write_report,
 )
+from ._metavars import FILE, NAME
 from ._options import (
     add_bootstrap_options,
     add_encoder_options,
@@ -67,15 +68,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "neural extra); --config paper: the paper's two tiers (paraphrases, then "
                     "unigrams). Many -i: the sources load and the references are indexed once. "
                     "The precision of an empty hypothesis is 0.")
-    parser.add_argument("-r", "--reference", action="append", required=True, metavar="FILE",
+    parser.add_argument("-r", "--reference", action="append", required=True, metavar=FILE,
                         help="reference file, one segment a line (repeat for more references)")
-    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar="FILE",
+    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar=FILE,
                         help="hypothesis files or globs (-i A B, as sacrebleu's -i, or -i A -i B: "
                              "each system scored against "
                              "the same references; of many, one that cannot be, e.g. of another "
                              "length, is reported and left out; a file given twice is scored once, "
                              "in its first place; default: stdin)")
-    parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
+    parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar=NAME,
                         help="default, contextual or paper (default: %(default)s). The default and "
                         "contextual configs' system score is their graded recall (ParaEval's finding: "
                         "recall is what follows human judgments across systems), so it does not punish "
