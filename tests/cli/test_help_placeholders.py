@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from paralign.cli import build_parser
-from paralign.cli._metavars import PLACEHOLDERS
+from paralign.cli._metavars import PLACEHOLDERS, N, X
 
 ROOT = Path(__file__).resolve().parents[2]
 CLI_MD = ROOT / "docs" / "CLI.md"
@@ -37,7 +37,7 @@ DIFFERENT_VALUES = {
 LITERAL_VALUES = {
     ("--refs", "A"), ("--refs", "B"),  # WMT21's reference sets are named A and B
     ("-i", "A"), ("-i", "B"),  # paraeval -i A B C: systems in files named A, B, C
-    ("-o", "X.TSV.GZ"),  # a file name in capitals: its suffix is told without case
+    ("-o", "FILE.TSV.GZ"),  # a file name in capitals: its suffix is told without case
     ("--similarity", "T"), ("--table", "T"),  # a table named T, as its signature part then is (T~regex#HASH)
     ("--w", "Y"),  # tune-aligner's `its setting:` line: --ppdb-sim X --w Y, two numbers
 }
@@ -125,6 +125,28 @@ def test_every_metavar_is_one_of_the_constants() -> None:
     written = sorted(f"{path.name}:{line}: metavar={value!r}" for path in CLI_SOURCES.glob("*.py")
                      for line, value in literal_metavars(path.read_text(encoding="utf-8")))
     assert not written, "write these metavars as the constants of cli._metavars:\n" + "\n".join(written)
+
+
+#: A number's placeholder (N, X) written as the stem of a file's name: ``X.parquet``, ``X.tsv.gz``,
+#: ``-o X.svg``, ``X-refB.seg.score``, ``X_ref-B.tsv`` (not ``N-fold``).
+NUMBER_AS_STEM = re.compile(rf"(?<![\w.-])(?:{N}|{X})(?:\.[a-z]\w*|[_-]ref\w*)")
+
+
+def test_no_help_writes_a_file_as_a_numbers_placeholder(monkeypatch) -> None:
+    """A file's name is written with a file's placeholder (``FILE.parquet``, ``-o FILE.svg``, as
+    ``FILE.html`` and ``FILE.work``), not with X, which the same help uses for a number
+    (``--threshold X``): `paraphrases`, `pivot`, `paraeval`, `serve`, the aligner commands'
+    --similarity, `lattice draw` and `lattice paraphrases` wrote ``X.parquet``/``X.tsv``/``X.svg``,
+    `meta-eval --scores` ``X-refB.seg.score``; docs/CLI.md and the README so too."""
+    monkeypatch.setenv("COLUMNS", "1000")  # a name is not split across lines
+    found = sorted(f"{name}: {' '.join(stem)}" for name, parser in parsers()
+                   if (stem := NUMBER_AS_STEM.findall(parser.format_help())))
+    assert not NUMBER_AS_STEM.findall("10-fold N-fold cross-validation, --threshold X. X_1 N.")
+    assert NUMBER_AS_STEM.findall("(X.parquet, X.tsv) -o X.svg X-refB.seg.score X_ref-B.tsv") == [
+        "X.parquet", "X.tsv", "X.svg", "X-refB", "X_ref"]
+    found += [f"{page.name}: {' '.join(stem)}" for page in (CLI_MD, ROOT / "README.md", ROOT / "docs" / "api.md")
+              if (stem := NUMBER_AS_STEM.findall(page.read_text(encoding="utf-8")))]
+    assert not found, "file names written with a number's placeholder (write FILE.parquet):\n" + "\n".join(found)
 
 
 def test_an_option_shows_one_placeholder_in_every_command() -> None:

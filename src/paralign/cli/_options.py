@@ -83,7 +83,7 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     # the sultan aligner's options default to None (not typed), so --aligner exact can refuse them
     group.add_argument("--similarity", default=None, metavar=SOURCE,
                        help="related-word source: ppdb, wordnet, none, a paraphrase table file "
-                       "(X.parquet as pivot writes it, X.tsv or X.tsv.gz; `PATH[:THRESHOLD]`), or a+b "
+                       "(FILE.parquet as pivot writes it, FILE.tsv or FILE.tsv.gz; `PATH[:THRESHOLD]`), or a+b "
                        "(default: ppdb)")
     if parameters:
         group.add_argument("--ppdb-sim", type=open_unit, default=None, metavar=X,
@@ -410,7 +410,7 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
     sources, for `paraeval` and `meta-eval` (`config_option` names the flag that picks the
     config, for the help of the paper-only option)."""
     parser.add_argument("--table", action="append", default=[], metavar=TABLE,
-                        help="paraphrase table: X.parquet (as pivot writes it), X.tsv or X.tsv.gz, "
+                        help="paraphrase table: FILE.parquet (as pivot writes it), FILE.tsv or FILE.tsv.gz, "
                         "`PATH[:THRESHOLD]`; repeatable. A table that pivot or paraphrase-table built has its "
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")

@@ -80,7 +80,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
 
     parser.add_argument("--output", "-o", required=True, type=output_path, metavar=FILE,
-                        help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
+                        help="paraphrase table to write: FILE.parquet = Parquet (sorted by phrase: `paralign "
                         "paraphrases` queries it fast), otherwise TSV (.gz = gzip; - = stdout, the report then "
                         "goes to stderr); both hold the same rows")
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,

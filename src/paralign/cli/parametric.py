@@ -136,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _common_options(table, "gold links the reference phrase pairs are extracted from")
     table.add_argument("--table", required=True, metavar=SOURCE,
-                       help="ppdb, wordnet, a Parquet table (X.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
+                       help="ppdb, wordnet, a Parquet table (FILE.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
                        "(.gz too; PATH:THRESHOLD keeps scores >= THRESHOLD; unscored rows are kept); - = stdin "
                        "(with a threshold: --table=-:THRESHOLD). A table that pivot or paraphrase-table built is "
                        "asked for the gold's phrases as its tokenizer splits them; any other is matched as "
