@@ -1,5 +1,5 @@
 """What ``--help`` shows for an option's value says what to type, in one vocabulary, and
-docs/CLI.md writes the options as the help does.
+docs/CLI.md, docs/api.md and the results pages write the options as the help does.
 
 Without a ``metavar`` argparse shows the option's name upper-cased: ``--max-length MAX_LENGTH``,
 ``--workers WORKERS``, ``--threshold THRESHOLD``, ``--work-dir WORK_DIR``, ``-o OUTPUT``, while
@@ -40,6 +40,8 @@ LITERAL_VALUES = {
     ("-o", "FILE.TSV.GZ"),  # a file name in capitals: its suffix is told without case
     ("--similarity", "T"), ("--table", "T"),  # a table named T, as its signature part then is (T~regex#HASH)
     ("--w", "Y"),  # tune-aligner's `its setting:` line: --ppdb-sim X --w Y, two numbers
+    # docs/api.md: one English file A paired with two foreign files B and C; tables A and B side by side
+    ("--english", "A"), ("--foreign", "B"), ("--foreign", "C"), ("--table", "A"), ("--table", "B"), ("--similarity", "A"),
 }
 
 
@@ -211,19 +213,27 @@ def test_written_placeholders() -> None:
                                           ("--report", "FILE.html")]
 
 
-def test_cli_md_writes_each_option_with_its_help_placeholder() -> None:
+#: The pages that write command lines: docs/CLI.md, docs/api.md and the results (RESULTS.md and
+#: the pages it joins, whose commands a reader copies to rerun a figure).
+DOC_PAGES = [CLI_MD, ROOT / "docs" / "api.md", ROOT / "docs" / "RESULTS.md", *sorted((ROOT / "docs" / "results").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda page: page.name)
+def test_docs_write_each_option_with_its_help_placeholder(page: Path) -> None:
     """docs/CLI.md writes an option with a value as its --help does (``--workers N``, ``-o FILE``,
     ``--table PATH:THRESHOLD`` for ``PATH[:THRESHOLD]``), in some command that has it: it wrote
     ``--lattice F`` and ``--lattice JSON``, ``--seed S``, ``--source F``, ``--model REPORT``.
+    So do docs/api.md and the results pages, which wrote ``--model REPORT``, ``--train F``,
+    ``--workers W``, ``--min-confidence P``, ``--pair P``, ``--config C``, ``-i SYS``.
     Values in capitals that are values (``--refs A``) are :data:`LITERAL_VALUES`."""
     shown = help_placeholders()
-    written = written_placeholders(CLI_MD.read_text(encoding="utf-8"))
+    written = written_placeholders(page.read_text(encoding="utf-8"))
     wrong = sorted({f"{option} {value} (--help: {' or '.join(sorted(shown[option]))})"
                     for option, value in written
                     if option in shown and (option, value) not in LITERAL_VALUES
                     and not any(value in written_forms(placeholder) for placeholder in shown[option])})
-    assert len(written) >= 30, "the page's options were not found: see WRITTEN"
-    assert not wrong, "docs/CLI.md writes these options with another placeholder than --help shows:\n" + \
+    assert page != CLI_MD or len(written) >= 30, "the page's options were not found: see WRITTEN"
+    assert not wrong, f"{page.name} writes these options with another placeholder than --help shows:\n" + \
         "\n".join(wrong)
 
 
