@@ -3,7 +3,7 @@
 For each pair (cs-en, de-en, ru-en; reference A) and each config, the command the acceptance is
 read from, through `paralign.cli.main`:
 
-    paralign meta-eval --pair P --level both --metrics paraeval,chrf,bleu
+    paralign meta-eval --pair NAME --level both --metrics paraeval,chrf,bleu
                        [--paraeval-config NAME] --format json
 
 (``--resamples`` only changes the intervals, never the values). System level:
@@ -158,7 +158,7 @@ def main() -> None:
              f"Command: `python {' '.join(sys.argv)}`  ",
              f"Date: {datetime.date.today().isoformat()}; run time {elapsed / 60:.1f} min; "
              f"{args.resamples} bootstrap resamples (intervals only; values do not depend on them)", "",
-             "Each cell comes from `paralign meta-eval --pair P --level both --metrics "
+             "Each cell comes from `paralign meta-eval --pair NAME --level both --metrics "
              "paraeval,chrf,bleu --paraeval-config NAME --format json` (chrF and BLEU from the "
              "paper run; other configs with `--metrics paraeval`): system `metrics.<m>.pearson."
              "value`, segment `segment.<m>.darr_tau.value` (WMT DARR τ, metric ties discordant; "

@@ -1,6 +1,6 @@
 """WMT21 segment-level meta-evaluation of ParaEval, BLEU and chrF (reference A).
 
-For cs-en, de-en and ru-en: `paralign meta-eval --pair P --level segment --metrics M --format json`
+For cs-en, de-en and ru-en: `paralign meta-eval --pair NAME --level segment --metrics LIST --format json`
 (the command itself, through `paralign.cli.main`), then one table per pair: WMT DARR
 Kendall-like tau (metric ties count as discordant, WMT20/21), the same without ties, Pearson and
 Kendall tau-b of segment scores with the segment DA z-scores, each with its 95% bootstrap
@@ -85,7 +85,7 @@ def render(results: list[dict], command: str, elapsed: float, resamples: int) ->
     lines = ["# ParaEval meta-evaluation on WMT21 to-English (segment level)", "",
              f"Command: `{command}`  ",
              f"Date: {datetime.date.today().isoformat()}; run time: {elapsed / 60:.1f} min", "",
-             "Each pair is `paralign meta-eval --pair P --refs A --level segment --metrics ... "
+             "Each pair is `paralign meta-eval --pair NAME --refs A --level segment --metrics ... "
              "--format json`. Segment DA from `humaneval/ad-seg-scores-<lp>.csv`, SIDs mapped to "
              "lines through `humaneval/seg-line-map-<lp>.tsv`; HUMAN rows left out. DARR: pairs "
              "of outputs for one source segment whose raw DA differs by more than 25 points; WMT "

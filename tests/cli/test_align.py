@@ -614,7 +614,7 @@ def test_similarity_help_and_errors_name_the_parquet_tables_it_reads(tmp_path: P
     with pytest.raises(SystemExit):
         main([command, "--help"])
     shown = " ".join(capsys.readouterr().out.split())
-    assert "a paraphrase table file (X.parquet as pivot writes it, X.tsv or X.tsv.gz" in shown and "TSV table" not in shown
+    assert "a paraphrase table file (FILE.parquet as pivot writes it, FILE.tsv or FILE.tsv.gz" in shown and "TSV table" not in shown
     pairs = tmp_path / "p.tsv"
     pairs.write_text("The cat sat .\tThe cat sat .\n", encoding="utf-8")
     missing = tmp_path / "t.parquet"

@@ -1,5 +1,5 @@
 """What ``--help`` shows for an option's value says what to type, in one vocabulary, and
-docs/CLI.md writes the options as the help does.
+docs/CLI.md, docs/api.md and the results pages write the options as the help does.
 
 Without a ``metavar`` argparse shows the option's name upper-cased: ``--max-length MAX_LENGTH``,
 ``--workers WORKERS``, ``--threshold THRESHOLD``, ``--work-dir WORK_DIR``, ``-o OUTPUT``, while
@@ -11,6 +11,7 @@ kind of value four ways (``--min-confidence P``, ``--kbest K``, ``--all LIMIT``,
 from __future__ import annotations
 
 import argparse
+import ast
 import re
 from collections import defaultdict
 from collections.abc import Iterator
@@ -19,9 +20,11 @@ from pathlib import Path
 import pytest
 
 from paralign.cli import build_parser
-from paralign.cli._metavars import PLACEHOLDERS
+from paralign.cli._metavars import PLACEHOLDERS, N, X
 
-CLI_MD = Path(__file__).resolve().parents[2] / "docs" / "CLI.md"
+ROOT = Path(__file__).resolve().parents[2]
+CLI_MD = ROOT / "docs" / "CLI.md"
+CLI_SOURCES = ROOT / "src" / "paralign" / "cli"
 
 #: Options whose placeholder differs between commands, because the value does (option: why).
 DIFFERENT_VALUES = {
@@ -34,9 +37,11 @@ DIFFERENT_VALUES = {
 LITERAL_VALUES = {
     ("--refs", "A"), ("--refs", "B"),  # WMT21's reference sets are named A and B
     ("-i", "A"), ("-i", "B"),  # paraeval -i A B C: systems in files named A, B, C
-    ("-o", "X.TSV.GZ"),  # a file name in capitals: its suffix is told without case
+    ("-o", "FILE.TSV.GZ"),  # a file name in capitals: its suffix is told without case
     ("--similarity", "T"), ("--table", "T"),  # a table named T, as its signature part then is (T~regex#HASH)
     ("--w", "Y"),  # tune-aligner's `its setting:` line: --ppdb-sim X --w Y, two numbers
+    # docs/api.md: one English file A paired with two foreign files B and C; tables A and B side by side
+    ("--english", "A"), ("--foreign", "B"), ("--foreign", "C"), ("--table", "A"), ("--table", "B"), ("--similarity", "A"),
 }
 
 
@@ -101,6 +106,51 @@ def test_every_placeholder_is_one_of_the_vocabulary() -> None:
     assert not strays, "placeholders not in cli._metavars.PLACEHOLDERS:\n" + "\n".join(strays)
 
 
+def literal_metavars(source: str) -> list[tuple[int, str]]:
+    """(line, value) of every ``metavar="..."`` in `source` written as a string that is one of
+    :data:`PLACEHOLDERS` (``metavar="FILE"``, where ``metavar=FILE`` says it is the vocabulary's)."""
+    return [(node.value.lineno, node.value.value) for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.keyword) and node.arg == "metavar" and isinstance(node.value, ast.Constant)
+            and node.value.value in PLACEHOLDERS]
+
+
+def test_literal_metavars() -> None:
+    assert literal_metavars('p.add_argument("-o", metavar="FILE")\np.add_argument("--n", metavar=N)\n'
+                            'p.add_argument("--z", metavar="Z")') == [(1, "FILE")]
+
+
+def test_every_metavar_is_one_of_the_constants() -> None:
+    """A command writes its placeholders as cli._metavars' constants (``metavar=FILE``), not as
+    strings that happen to be the same (``metavar="FILE"``): align, similarity,
+    evaluate-paraphrase, paraeval, cache and the top parser still did: a placeholder renamed in
+    cli._metavars would have left them showing the old word."""
+    written = sorted(f"{path.name}:{line}: metavar={value!r}" for path in CLI_SOURCES.glob("*.py")
+                     for line, value in literal_metavars(path.read_text(encoding="utf-8")))
+    assert not written, "write these metavars as the constants of cli._metavars:\n" + "\n".join(written)
+
+
+#: A number's placeholder (N, X) written as the stem of a file's name: ``X.parquet``, ``X.tsv.gz``,
+#: ``-o X.svg``, ``X-refB.seg.score``, ``X_ref-B.tsv`` (not ``N-fold``).
+NUMBER_AS_STEM = re.compile(rf"(?<![\w.-])(?:{N}|{X})(?:\.[a-z]\w*|[_-]ref\w*)")
+
+
+def test_no_help_writes_a_file_as_a_numbers_placeholder(monkeypatch) -> None:
+    """A file's name is written with a file's placeholder (``FILE.parquet``, ``-o FILE.svg``, as
+    ``FILE.html`` and ``FILE.work``), not with X, which the same help uses for a number
+    (``--threshold X``): `paraphrases`, `pivot`, `paraeval`, `serve`, the aligner commands'
+    --similarity, `lattice draw` and `lattice paraphrases` wrote ``X.parquet``/``X.tsv``/``X.svg``,
+    `meta-eval --scores` ``X-refB.seg.score``; docs/CLI.md and the README so too."""
+    monkeypatch.setenv("COLUMNS", "1000")  # a name is not split across lines
+    found = sorted(f"{name}: {' '.join(stem)}" for name, parser in parsers()
+                   if (stem := NUMBER_AS_STEM.findall(parser.format_help())))
+    assert not NUMBER_AS_STEM.findall("10-fold N-fold cross-validation, --threshold X. X_1 N.")
+    assert NUMBER_AS_STEM.findall("(X.parquet, X.tsv) -o X.svg X-refB.seg.score X_ref-B.tsv") == [
+        "X.parquet", "X.tsv", "X.svg", "X-refB", "X_ref"]
+    found += [f"{page.name}: {' '.join(stem)}" for page in (CLI_MD, ROOT / "README.md", ROOT / "docs" / "api.md")
+              if (stem := NUMBER_AS_STEM.findall(page.read_text(encoding="utf-8")))]
+    assert not found, "file names written with a number's placeholder (write FILE.parquet):\n" + "\n".join(found)
+
+
 def test_an_option_shows_one_placeholder_in_every_command() -> None:
     """``--seed N``, ``-o FILE``, ``--max-length N`` in every command that has them, but for the
     options whose value differs (:data:`DIFFERENT_VALUES`)."""
@@ -163,19 +213,27 @@ def test_written_placeholders() -> None:
                                           ("--report", "FILE.html")]
 
 
-def test_cli_md_writes_each_option_with_its_help_placeholder() -> None:
+#: The pages that write command lines: docs/CLI.md, docs/api.md and the results (RESULTS.md and
+#: the pages it joins, whose commands a reader copies to rerun a figure).
+DOC_PAGES = [CLI_MD, ROOT / "docs" / "api.md", ROOT / "docs" / "RESULTS.md", *sorted((ROOT / "docs" / "results").glob("*.md"))]
+
+
+@pytest.mark.parametrize("page", DOC_PAGES, ids=lambda page: page.name)
+def test_docs_write_each_option_with_its_help_placeholder(page: Path) -> None:
     """docs/CLI.md writes an option with a value as its --help does (``--workers N``, ``-o FILE``,
     ``--table PATH:THRESHOLD`` for ``PATH[:THRESHOLD]``), in some command that has it: it wrote
     ``--lattice F`` and ``--lattice JSON``, ``--seed S``, ``--source F``, ``--model REPORT``.
+    So do docs/api.md and the results pages, which wrote ``--model REPORT``, ``--train F``,
+    ``--workers W``, ``--min-confidence P``, ``--pair P``, ``--config C``, ``-i SYS``.
     Values in capitals that are values (``--refs A``) are :data:`LITERAL_VALUES`."""
     shown = help_placeholders()
-    written = written_placeholders(CLI_MD.read_text(encoding="utf-8"))
+    written = written_placeholders(page.read_text(encoding="utf-8"))
     wrong = sorted({f"{option} {value} (--help: {' or '.join(sorted(shown[option]))})"
                     for option, value in written
                     if option in shown and (option, value) not in LITERAL_VALUES
                     and not any(value in written_forms(placeholder) for placeholder in shown[option])})
-    assert len(written) >= 30, "the page's options were not found: see WRITTEN"
-    assert not wrong, "docs/CLI.md writes these options with another placeholder than --help shows:\n" + \
+    assert page != CLI_MD or len(written) >= 30, "the page's options were not found: see WRITTEN"
+    assert not wrong, f"{page.name} writes these options with another placeholder than --help shows:\n" + \
         "\n".join(wrong)
 
 

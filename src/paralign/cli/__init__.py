@@ -20,6 +20,7 @@ from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
 from ._command_line import finite_numbers, output_names, outputs_apart, stdin_arguments
 from ._common import stdin_given_once, stdout_for
+from ._metavars import COMMAND
 from ._stderr import Parser, say, warnings_shown
 from ._warnings import capped_warnings
 
@@ -29,7 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="paralign", description="Paraphrase-aware comparison of English text."
     )
     parser.add_argument("--version", action="version", version=f"paralign {__version__}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    subparsers = parser.add_subparsers(dest="command", metavar=COMMAND)
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if info.name.startswith("_"):
             continue

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..errors import ConfigurationError, FormatError
 from ..lattice import CHUNK_GROUPS
 from ..textio import without_bom
+from ._cluster import add_cluster_options
 from ._common import (
     add_format,
     add_output,
@@ -30,7 +31,6 @@ from ._common import (
     warn_skipped_pairs,
 )
 from ._metavars import FILE, N
-from ._options import add_scheduler_option
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
@@ -79,13 +79,10 @@ def add_groups(p: argparse.ArgumentParser, also_seeds: str = "") -> None:
                    help="a seeded sample of N >= 1 groups (default: all)")
     p.add_argument("--seed", type=non_negative_int, default=None, metavar=N,
                    help=f"seed of --sample{also_seeds} (default: 0)")
-    p.add_argument("--workers", type=positive_int, default=1, metavar=N,
-                   help="Dask worker processes parsing, building and measuring the groups' lattices, the "
-                   "results summed here in input order: the same output as one process (default: "
-                   "%(default)s: in this process)")
+    add_cluster_options(p, "parsing, building and measuring the groups' lattices, the results summed here in "
+                        "input order: the same output as one process")
     p.add_argument("--chunk-size", type=positive_int, default=CHUNK_GROUPS, metavar=N,
                    help="groups a chunk sent to a worker (default: %(default)s)")
-    add_scheduler_option(p)
 
 
 #: How a lattice is built from sentences, as (flag, argparse dest, default): what a --lattice

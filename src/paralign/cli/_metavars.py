@@ -5,7 +5,7 @@ Why: without a ``metavar`` argparse shows the option's name upper-cased (``--chu
 CHUNK_SIZE``, ``--table TABLE``, ``-o OUTPUT``), which repeats the name and says nothing of what
 to type, and the same kind of value went by several names (``P``, ``K``, ``LIMIT``, ``LINES``).
 tests/cli/test_help_placeholders.py holds every option of every parser to :data:`PLACEHOLDERS`,
-and docs/CLI.md to what the help shows.
+and docs/CLI.md, docs/api.md and the results pages to what the help shows.
 
 Not for: options with a fixed set of values, whose help shows the choices (``{text,json}``).
 """

@@ -28,6 +28,7 @@ from ..errors import ConfigurationError
 from ..paraphrases import source_spec_parts
 from ..settings import DEVICE_FORMS, is_device
 from ..similarity import DEFAULT_SIGNAL, SIGNALS
+from ._cluster import add_cluster_options, announce_cluster, cluster_from_args
 from ._common import (
     is_read_once,
     is_stdin,
@@ -41,7 +42,7 @@ from ._common import (
     unit_interval,
     warn,
 )
-from ._metavars import ADDRESS, FILE, LIST, MODEL, SIZE, SOURCE, TABLE, N, X
+from ._metavars import FILE, LIST, MODEL, SOURCE, TABLE, N, X
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..aligners.contextual import ContextualAligner
@@ -82,7 +83,7 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
     # the sultan aligner's options default to None (not typed), so --aligner exact can refuse them
     group.add_argument("--similarity", default=None, metavar=SOURCE,
                        help="related-word source: ppdb, wordnet, none, a paraphrase table file "
-                       "(X.parquet as pivot writes it, X.tsv or X.tsv.gz; `PATH[:THRESHOLD]`), or a+b "
+                       "(FILE.parquet as pivot writes it, FILE.tsv or FILE.tsv.gz; `PATH[:THRESHOLD]`), or a+b "
                        "(default: ppdb)")
     if parameters:
         group.add_argument("--ppdb-sim", type=open_unit, default=None, metavar=X,
@@ -104,9 +105,7 @@ def add_aligner_options(parser: argparse.ArgumentParser, *, parameters: bool = T
                        help="also align unrelated content words with N or more corresponding "
                        "aligned dependency neighbours (for paraphrase data; default: the preset's, "
                        "off except in the paraphrase preset)")
-    group.add_argument("--workers", type=positive_int, default=1, metavar=N,
-                       help="Dask worker processes for parsing and aligning (default 1: in this process)")
-    add_scheduler_option(group)
+    add_cluster_options(group, "parsing and aligning the pairs")
     add_encoder_options(group, CONTEXTUAL)
     group.add_argument("--min-confidence", type=unit_interval, default=None, metavar=X,
                        help=f"{CONTEXTUAL}: keep only links whose confidence is at least X "
@@ -133,29 +132,12 @@ SULTAN_OPTIONS = (("--similarity", "similarity"), ("--ppdb-sim", "ppdb_sim"), ("
                   ("--min-confidence", "min_confidence"))
 
 
-def add_scheduler_option(container: argparse._ActionsContainer) -> None:
-    """--scheduler and --memory-limit, beside --workers: where a batch command's Dask cluster is
-    (an existing one, or local processes of at most this much memory each)."""
-    container.add_argument(
-        "--scheduler", default=None, metavar=ADDRESS,
-        help="run the batch on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
-        "$PARALIGN_SCHEDULER, else --workers local processes, or this process for 1)")
-    container.add_argument(
-        "--memory-limit", default=None, metavar=SIZE,
-        help="memory per local Dask worker with --workers 2 or more, e.g. 4GB (default: Dask's share "
-        "of the machine); a worker that stays above 80%% of it is paused, and the command stops "
-        "with an error after 2 minutes")
-
-
 def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
     """The Dask runner of a batch command (--workers, --scheduler or $PARALIGN_SCHEDULER): its
     batches share one cluster, started or reached on first need; the dashboard link goes to stderr."""
-    from ..cluster import ClusterOptions
     from ..workers import runner
-    from ._pipelines import announce_cluster
 
-    options = ClusterOptions(workers=args.workers, scheduler=getattr(args, "scheduler", None),
-                             memory_limit=getattr(args, "memory_limit", None))
+    options = cluster_from_args(args)
     if options.memory_limit is not None and options.address() is not None:  # it was ignored without a word
         warn(f"--memory-limit {options.memory_limit} does nothing for the Dask cluster at {options.address()}: it "
              "limits local workers; that cluster's workers keep their own (dask worker --memory-limit)")
@@ -369,9 +351,7 @@ def add_similarity_options(
     add_aligner_choice(parser)
     add_preset_option(parser, None, shown=preset)
     parser.set_defaults(command_preset=preset)
-    parser.add_argument("--workers", type=positive_int, default=1, metavar=N,
-                        help="Dask worker processes (default: %(default)s: in this process)")
-    add_scheduler_option(parser)
+    add_cluster_options(parser, "parsing, aligning and scoring the pairs")
     if idf:
         parser.add_argument(
             "--idf-from",
@@ -430,7 +410,7 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
     sources, for `paraeval` and `meta-eval` (`config_option` names the flag that picks the
     config, for the help of the paper-only option)."""
     parser.add_argument("--table", action="append", default=[], metavar=TABLE,
-                        help="paraphrase table: X.parquet (as pivot writes it), X.tsv or X.tsv.gz, "
+                        help="paraphrase table: FILE.parquet (as pivot writes it), FILE.tsv or FILE.tsv.gz, "
                         "`PATH[:THRESHOLD]`; repeatable. A table that pivot or paraphrase-table built has its "
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")

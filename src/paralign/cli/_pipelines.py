@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import ConfigurationError, ParalignError, check_output_folder
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
+from ._cluster import add_cluster_options, announce_cluster
 from ._common import (
     STDOUT_NAME,
     add_format,
@@ -38,12 +39,11 @@ from ._common import (
     warn,
     warn_skipped_pairs,
 )
-from ._metavars import ADDRESS, DIR, FILE, SIZE, N, X
+from ._metavars import DIR, FILE, N, X
 from ._stderr import shown
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.pivot loads on first use
-    from ..cluster import ClusterOptions
     from ..pivot import PivotOptions
 
 #: Said in the --help of every command that runs eflomal (pivot, paraphrase-table, word-align).
@@ -80,7 +80,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
 
     parser.add_argument("--output", "-o", required=True, type=output_path, metavar=FILE,
-                        help="paraphrase table to write: X.parquet = Parquet (sorted by phrase: `paralign "
+                        help="paraphrase table to write: FILE.parquet = Parquet (sorted by phrase: `paralign "
                         "paraphrases` queries it fast), otherwise TSV (.gz = gzip; - = stdout, the report then "
                         "goes to stderr); both hold the same rows")
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,
@@ -129,7 +129,9 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--align-chunk", type=positive_int, default=None, metavar=N,
                         help="align a corpus longer than N lines in chunks of N lines on the cluster, eflomal's priors "
                         "learnt from its first N lines shared by all chunks (default: one eflomal run)")
-    add_cluster_options(parser)
+    add_cluster_options(parser.add_argument_group("cluster (Dask)"),
+                        "extracting the phrase pairs of the --chunk-size chunks and building the table from them",
+                        pipeline=True)
     add_format(parser)  # of the report: -o is the table whatever it is
     parser.set_defaults(output_writes=("TSV", "the paraphrase table as TSV (or as Parquet, to a .parquet name)"))
 
@@ -149,26 +151,6 @@ def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> N
                                      f"leave {flag} out")
 
 
-def add_cluster_options(parser: argparse.ArgumentParser) -> None:
-    """Where the Dask pipeline runs: a local cluster (--workers, --memory-limit) or --scheduler."""
-    group = parser.add_argument_group("cluster (Dask)")
-    group.add_argument("--workers", type=positive_int, default=1, metavar=N,
-                       help="worker processes of the local Dask cluster (default 1)")
-    group.add_argument("--memory-limit", default=None, metavar=SIZE,
-                       help="memory per local worker, e.g. 2GB (default: Dask's share of the machine); "
-                       "a worker spills to disk before it")
-    group.add_argument("--scheduler", default=None, metavar=ADDRESS,
-                       help="run on an existing Dask cluster, e.g. tcp://HOST:8786 (default: "
-                       "$PARALIGN_SCHEDULER, else a local cluster); its workers must see the input files and "
-                       "--work-dir")
-
-
-def cluster_from_args(args: argparse.Namespace) -> ClusterOptions:
-    from ..cluster import ClusterOptions
-
-    return ClusterOptions(workers=args.workers, memory_limit=args.memory_limit, scheduler=args.scheduler)
-
-
 def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
     """What says where the job runs when it starts: :func:`announce_cluster`, except when the
     JSON report itself goes to stderr (`-o -`), which then holds that report alone (the
@@ -176,19 +158,6 @@ def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
     if args.format == "json" and is_std(args.output):
         return lambda info: None
     return announce_cluster
-
-
-def announce_cluster(info: dict) -> None:
-    """Say on stderr where the job runs and where its dashboard is (when the job starts: a local
-    cluster is heard from the thread that started it, maybe while a progress bar is drawn, so
-    the line goes above the bar, through tqdm)."""
-    from tqdm import tqdm
-
-    where = "local cluster" if info.get("local") else "cluster"
-    dashboard = info.get("dashboard") or ("not served (install bokeh for it)" if info.get("local")
-                                          else "not served by the scheduler")
-    tqdm.write(shown(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
-                     f"dashboard: {dashboard}"), file=sys.stderr)
 
 
 def options_from_args(args: argparse.Namespace) -> PivotOptions:

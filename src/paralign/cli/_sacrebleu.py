@@ -33,6 +33,7 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ._common import positive_int
+from ._metavars import N
 
 HIDDEN = argparse.SUPPRESS
 
@@ -70,7 +71,7 @@ def add_spellings(parser: argparse.ArgumentParser, command: str) -> None:
     none is in the namespace unless typed (default SUPPRESS). Call :func:`use_spellings` first in
     the command's run."""
     for dest, (flags, _) in COUNTS.items():
-        parser.add_argument(*flags, dest=dest, type=positive_int, default=HIDDEN, metavar="N", help=HIDDEN)
+        parser.add_argument(*flags, dest=dest, type=positive_int, default=HIDDEN, metavar=N, help=HIDDEN)
     for dest, (flags, takes_value, _) in REFUSED[command].items():
         parser.add_argument(*flags, dest=dest, default=HIDDEN, help=HIDDEN,
                             action="store" if takes_value else "store_true")

@@ -73,6 +73,7 @@ from ._common import (
     runs,
     undecodable_lines,
 )
+from ._metavars import FILE, N
 from ._options import add_aligner_options, cluster_runner, loaded_aligner
 from ._warnings import warn_item
 
@@ -85,18 +86,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "align", help="word-align sentence pairs (Sultan et al. 2014; --aligner contextual or exact)",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("input", nargs="?", default=None, metavar="FILE",
+    parser.add_argument("input", nargs="?", default=None, metavar=FILE,
                         help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"), "
                         "or a gold alignment file (default: stdin; not with --source/--target)")
-    parser.add_argument("--source", metavar="FILE", help="file of source sentences, one a line (with --target)")
-    parser.add_argument("--target", metavar="FILE", help="file of target sentences, line-aligned with --source")
+    parser.add_argument("--source", metavar=FILE, help="file of source sentences, one a line (with --target)")
+    parser.add_argument("--target", metavar=FILE, help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",
                         help="auto (default): each line as it looks, as similarity reads it: a line opening an "
                         "object, or a JSON value without a tab, is JSON; others are TSV")
     parser.add_argument("--tokenized", action="store_true",
                         help="sentences are whitespace-tokenised: keep those tokens exactly")
     add_aligner_options(parser)
-    parser.add_argument("--chunk-size", type=positive_int, default=64, metavar="N",
+    parser.add_argument("--chunk-size", type=positive_int, default=64, metavar=N,
                         help="pairs per chunk sent to a worker (default: %(default)s)")
     add_format(parser, choices=("text", "json", "pretty", "svg", "html"),
                help="text: one Pharaoh line per pair; json: JSON Lines, one object per pair; "

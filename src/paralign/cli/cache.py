@@ -10,6 +10,7 @@ from typing import Any
 
 from .. import disk_cache
 from ._common import add_format, add_output, write_result
+from ._metavars import ACTION
 
 #: What every action says when PARALIGN_CACHE_DIR turns the cache off (exit 0: nothing to do).
 NO_CACHE = "no cache: PARALIGN_CACHE_DIR is set to an empty string"
@@ -29,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign) and "
         "ParaEval's vector cache (PARALIGN_VECTOR_CACHE, when set). Removing an entry changes "
         "no result: the next command that needs it derives it again.")
-    actions = parser.add_subparsers(dest="cache_command", metavar="ACTION", required=True)
+    actions = parser.add_subparsers(dest="cache_command", metavar=ACTION, required=True)
     for name, help_text, run in (
         ("dir", "print the cache folder", _dir),
         ("info", "the folders, their entries' count and size, and how many are stale", _info),

@@ -32,6 +32,7 @@ from ._common import (
     positive_number,
     write_result,
 )
+from ._metavars import DIR, FILE, N, X
 from ._options import (
     add_encoder_options,
     add_similarity_options,
@@ -84,11 +85,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="train a paraphrase classifier on MSRP-format pairs, report test accuracy/P/R/F1",
         description=DESCRIPTION,
     )
-    parser.add_argument("--train", action="append", required=True, metavar="FILE", help="training file: MSRP, or a CSV or TSV whose first line names its "
+    parser.add_argument("--train", action="append", required=True, metavar=FILE, help="training file: MSRP, or a CSV or TSV whose first line names its "
                         "columns, sentence1, sentence2 and label (1 paraphrase, 0 not) among them "
                         "(repeatable, e.g. train and val; - = stdin; the JSON "
                         "report does not list them: its \"train\" is the scores on their pairs)")
-    parser.add_argument("--test", required=True, metavar="FILE", help="test file, as --train (- = stdin)")
+    parser.add_argument("--test", required=True, metavar=FILE, help="test file, as --train (- = stdin)")
     parser.add_argument(
         "--classifier",
         default=None,
@@ -113,7 +114,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         f"(default: {DEFAULT_FEATURE_SET})",
     )
     parser.add_argument(
-        "--l2", type=non_negative_number, default=None, metavar="X",
+        "--l2", type=non_negative_number, default=None, metavar=X,
         help="L2 regularisation of the logistic model (default: the feature set's, chosen by CV on MSRP train: "
         + ", ".join(f"{name} {l2:g}" for name, l2 in FEATURE_SET_L2.items()) + ")",
     )
@@ -133,22 +134,22 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "on 2 CPU cores, a GPU is used when torch sees one)",
     )
     neural.add_argument(
-        "--save-cross-encoder", default=None, metavar="DIR",
+        "--save-cross-encoder", default=None, metavar=DIR,
         help="write the fine-tuned cross-encoder to DIR (the report names it, with a hash of its files, "
         "and `paralign similarity --model` given the report loads it from there; a report written with -o names it "
         "relative to itself, so the two can be moved together; without it the report cannot classify new pairs)",
     )
-    neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar="N",
+    neural.add_argument("--fine-tune-epochs", type=positive_int, default=None, metavar=N,
                         help="fine-tuning epochs (default: 4)")
-    neural.add_argument("--fine-tune-learning-rate", type=positive_number, default=None, metavar="X",
+    neural.add_argument("--fine-tune-learning-rate", type=positive_number, default=None, metavar=X,
                         help="fine-tuning learning rate (default: 0.0001)")
-    neural.add_argument("--fine-tune-seed", type=int, default=None, metavar="N",
+    neural.add_argument("--fine-tune-seed", type=int, default=None, metavar=N,
                         help="seed of the head's initialisation, dropout and shuffling (default: 0)")
     parser.add_argument(
         "--cv-folds",
         type=folds,
         default=0,
-        metavar="N",
+        metavar=N,
         help="also report N-fold cross-validation of the rule on the training pairs (default: off)",
     )
     add_encoder_options(parser, ENCODER_USERS)

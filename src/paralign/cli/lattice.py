@@ -95,7 +95,7 @@ def _add_build(sub: argparse._SubParsersAction) -> None:
 
 def _add_draw(sub: argparse._SubParsersAction) -> None:
     """`paralign lattice draw`."""
-    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o X.svg|X.html|X.dot|X.png",
+    p = sub.add_parser("draw", help="draw a lattice: DOT, or -o FILE.svg|FILE.html|FILE.dot|FILE.png",
                        description="Draw the lattice of a group (or of --lattice JSON) left to right: the "
                        "start state filled, the end state a double circle, each edge labelled with its "
                        "word; the number of sentences through it is in brackets after its word in DOT, "
@@ -180,8 +180,8 @@ def _add_paraphrases(sub: argparse._SubParsersAction) -> None:
                        "score = the number of groups giving the pair (named score by the TSV's "
                        "`# phrase TAB paraphrase TAB score` header line, and by paralign paraphrases). Rows are sorted by phrase, then "
                        "by score (highest first), then by paraphrase, so two runs write the same bytes. "
-                       "-o X.tsv or X.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads "
-                       "(--format json: -o X.json, JSON rows no table reader reads); not Parquet.")
+                       "-o FILE.tsv or FILE.tsv.gz (gzip) writes a table `paralign paraphrases --table` reads "
+                       "(--format json: -o FILE.json, JSON rows no table reader reads); not Parquet.")
     add_lattice_options(p, lattice_input=False)
     add_groups(p)
     p.add_argument("--max-length", type=positive_int, default=MAX_PHRASE_LENGTH, metavar=N,

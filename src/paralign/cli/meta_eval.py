@@ -103,7 +103,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "TESTSET [DOMAIN [DOCUMENT]] REF SYSTEM [SEGMENT] SCORE, TAB-separated): "
                              "its rows of --pair on newstest2021 (against --refs, when they are against "
                              "several references). A file whose rows (REFERENCE ref-B) "
-                             "or name (X-refB.seg.score, X_ref-B.tsv) say its scores are against another "
+                             "or name (NAME-refB.seg.score, NAME_ref-B.tsv) say its scores are against another "
                              "reference than --refs is an error; repeatable")
     parser.add_argument("--paraeval-config", default=None, choices=sorted(CONFIGS),
                         metavar=NAME,

@@ -15,6 +15,7 @@ from ..errors import (
     MismatchError,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
+from ._cluster import add_cluster_options
 from ._common import (
     add_format,
     add_output,
@@ -26,17 +27,16 @@ from ._common import (
     is_stdin,
     open_in,
     open_out,
-    positive_int,
     progress_callback,
     table_progress,
     warn,
     write_report,
 )
+from ._metavars import FILE, NAME
 from ._options import (
     add_bootstrap_options,
     add_encoder_options,
     add_paraeval_source_options,
-    add_scheduler_option,
     bootstrap_signature,
     check_bootstrap_options,
     check_encoder_options,
@@ -68,15 +68,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "neural extra); --config paper: the paper's two tiers (paraphrases, then "
                     "unigrams). Many -i: the sources load and the references are indexed once. "
                     "The precision of an empty hypothesis is 0.")
-    parser.add_argument("-r", "--reference", action="append", required=True, metavar="FILE",
+    parser.add_argument("-r", "--reference", action="append", required=True, metavar=FILE,
                         help="reference file, one segment a line (repeat for more references)")
-    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar="FILE",
+    parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar=FILE,
                         help="hypothesis files or globs (-i A B, as sacrebleu's -i, or -i A -i B: "
                              "each system scored against "
                              "the same references; of many, one that cannot be, e.g. of another "
                              "length, is reported and left out; a file given twice is scored once, "
                              "in its first place; default: stdin)")
-    parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar="NAME",
+    parser.add_argument("--config", default="default", choices=sorted(CONFIGS), metavar=NAME,
                         help="default, contextual or paper (default: %(default)s). The default and "
                         "contextual configs' system score is their graded recall (ParaEval's finding: "
                         "recall is what follows human judgments across systems), so it does not punish "
@@ -102,11 +102,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="paired bootstrap test (Koehn 2004), as sacrebleu's --paired-bs: the first "
                              "-i is the baseline, every other system gets the p-value of its difference "
                              "from it on the same resamples (* when p < 0.05), and its confidence")
-    parser.add_argument("--workers", type=positive_int, default=1, metavar="N",
-                        help="Dask worker processes: the default and contextual configs score whole "
-                             "systems on them (each worker indexes the references once), --config "
-                             "paper matches segments (default: %(default)s: in this process)")
-    add_scheduler_option(parser)
+    add_cluster_options(parser, "scoring whole systems (each worker indexes the references once), or "
+                        "with --config paper matching segments")
     add_format(parser, choices=("text", "json", "tsv"),
                help="output format: text, json, or tsv (a header, then a row per system, per segment "
                     "with --sentence-level: input, [segment,] score, precision, recall, f, [mean, ci, "

@@ -24,6 +24,7 @@ from ..metrics.parametric import (
 )
 from ..metrics.parametric_align import names_a_skipped_item
 from ..signature import file_name_part
+from ._cluster import add_cluster_options
 from ._common import (
     add_format,
     add_output,
@@ -36,7 +37,7 @@ from ._common import (
     table_progress,
 )
 from ._metavars import ACTION, FILE, FILE_OR_NAME, SOURCE, N
-from ._options import add_scheduler_option, check_table_names, cluster_runner
+from ._options import check_table_names, cluster_runner
 from ._render import render_align_scores, render_table_scores
 from ._warnings import warn, warn_item
 
@@ -120,9 +121,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--system", required=True, metavar=FILE_OR_NAME,
                        help="system alignment file (- = stdin), or an aligner name "
                        f"({', '.join(ALIGNERS)}) to align the gold pairs on the fly")
-    align.add_argument("--workers", type=positive_int, default=1, metavar=N,
-                       help="Dask worker processes for an on-the-fly aligner (default: %(default)s: in this process)")
-    add_scheduler_option(align)
+    add_cluster_options(align, "aligning the gold pairs, for an aligner --system names")
     align.add_argument("--tight", action="store_true",
                        help="diagnostic: only phrase pairs whose edge words are aligned "
                        "(no extension over unaligned words)")
@@ -137,7 +136,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     _common_options(table, "gold links the reference phrase pairs are extracted from")
     table.add_argument("--table", required=True, metavar=SOURCE,
-                       help="ppdb, wordnet, a Parquet table (X.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
+                       help="ppdb, wordnet, a Parquet table (FILE.parquet) or a TSV file phrase<TAB>paraphrase[<TAB>score] "
                        "(.gz too; PATH:THRESHOLD keeps scores >= THRESHOLD; unscored rows are kept); - = stdin "
                        "(with a threshold: --table=-:THRESHOLD). A table that pivot or paraphrase-table built is "
                        "asked for the gold's phrases as its tokenizer splits them; any other is matched as "

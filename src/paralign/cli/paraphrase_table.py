@@ -6,6 +6,7 @@ import argparse
 from typing import Any
 
 from ..errors import ConfigurationError
+from ._cluster import cluster_from_args
 from ._common import positive_int, progress
 from ._metavars import FILE, N
 from ._pipelines import (
@@ -14,7 +15,6 @@ from ._pipelines import (
     add_pipeline_options,
     check_eflomal_options,
     cluster_announcer,
-    cluster_from_args,
     options_from_args,
     run_table_pipeline,
 )

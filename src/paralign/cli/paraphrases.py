@@ -35,7 +35,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "paraphrase), with the table's other columns. The score is the table's third column, named as the table "
         "names it (in JSON, and as score_column): probability, p(e2|e1), in a table pivot or paraphrase-table "
         "built; score, the number of groups giving the pair, in one lattice paraphrases wrote; score where no "
-        "header names it. A Parquet table (written by `pivot -o X.parquet`) "
+        "header names it. A Parquet table (written by `pivot -o FILE.parquet`) "
         "is read with a filter on the phrase, so only the row groups that can hold it are read; a TSV "
         "table (.gz allowed) is scanned, and its rows without a score (phrase TAB paraphrase, as "
         "serve --table and paraeval --table read them) are listed last, with '-' (null in JSON). Each paraphrase is "
@@ -56,8 +56,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="file of phrases, one a line (- = stdin; the default when no PHRASE is given)")
     parser.add_argument("--table", required=True, metavar=FILE_OR_NAME,
                         help="ppdb, wordnet (the built-in sources, named as every command's table and similarity "
-                        "options name them; their rows are unscored: '-') or a table file: X.parquet, X.tsv or "
-                        "X.tsv.gz (Parquet and gzip told by their data; - = a table on stdin); PPDB's own file, "
+                        "options name them; their rows are unscored: '-') or a table file: FILE.parquet, FILE.tsv or "
+                        "FILE.tsv.gz (Parquet and gzip told by their data; - = a table on stdin); PPDB's own file, "
                         "given by its path, is ppdb: its pairs read both ways, as the aligners, ParaEval and serve "
                         "read them")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N, help="keep the N best paraphrases of each")

@@ -11,6 +11,7 @@ from typing import Any
 from .._moved import moved_names
 from ..errors import ConfigurationError
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
+from ._cluster import cluster_from_args
 from ._command_line import OUTPUT_PREFIXES
 from ._common import (
     add_format,
@@ -32,7 +33,6 @@ from ._pipelines import (
     add_pipeline_options,
     check_eflomal_options,
     cluster_announcer,
-    cluster_from_args,
     options_from_args,
     run_table_pipeline,
 )

@@ -101,7 +101,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--port", type=port_number, default=8000, metavar=N,
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar=TABLE,
-                        help="paraphrase table (X.parquet, X.tsv or X.tsv.gz), `PATH[:THRESHOLD]`, for the paraphrases "
+                        help="paraphrase table (FILE.parquet, FILE.tsv or FILE.tsv.gz), `PATH[:THRESHOLD]`, for the paraphrases "
                         "page and ParaEval; repeatable. A table that pivot or paraphrase-table built is asked for a "
                         "phrase as it split its text (Man's as man 's), as `paralign paraphrases` asks it")
     parser.add_argument("--resources", default="ppdb,wordnet", metavar=LIST,

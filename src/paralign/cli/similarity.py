@@ -53,6 +53,7 @@ from ._common import (
     undecodable_lines,
     warn,
 )
+from ._metavars import FILE
 from ._options import (
     add_encoder_options,
     add_similarity_options,
@@ -84,7 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "With --model, classify the pairs with a paraphrase classifier trained by evaluate-paraphrase: "
         "each line is the score, TAB and 1 (paraphrase) or 0 (NA TAB NA for a pair that cannot be scored).",
     )
-    parser.add_argument("--pairs", default=None, metavar="FILE",
+    parser.add_argument("--pairs", default=None, metavar=FILE,
                         help="sentence pairs: TSV (s1 TAB s2, id TAB s1 TAB s2 as align reads it, or an STS, STS "
                         "Benchmark or MSRP file: a numeric first field is a gold score unless every one is a whole number, one over 5 or all counting 1, 2, 3 ...: --input-format decides), a CSV or TSV "
                         "whose first line names sentence1 and sentence2 columns (one score a record; a quoted CSV "
@@ -102,12 +103,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         "fields an id, as align --input-format tsv reads it), jsonl (every line a JSON record, as "
                         "align reads it), sts (SemEval STS score TAB s1 TAB s2, or the STS Benchmark: gold scores "
                         "dropped) or msrp")
-    parser.add_argument("--source", metavar="FILE", help="with --target: two line-aligned files, "
+    parser.add_argument("--source", metavar=FILE, help="with --target: two line-aligned files, "
                         "one sentence a line (as align takes them; not with --pairs)")
-    parser.add_argument("--target", metavar="FILE", help="the second sentences of --source's pairs")
+    parser.add_argument("--target", metavar=FILE, help="the second sentences of --source's pairs")
     parser.add_argument(
         "--model",
-        metavar="FILE",
+        metavar=FILE,
         help="JSON report of `evaluate-paraphrase --format json` (its classifier, threshold and aligner "
         "replace --signal, --aligner and --preset, which cannot be given with it) or of `evaluate-sts --signal hybrid --train FILE --format json` "
         "(its fitted blend and aligner; scores only). A report fitted by another paralign version or "
