@@ -2,7 +2,8 @@
 
 :func:`join_signature` writes the parts in order with paralign's version last (and
 :func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``;
-:func:`file_name_part`: a file's name as a part writes it, refused by that rule where it enters),
+:func:`file_name_part`: a file's name as a part writes it, refused by that rule where it enters;
+:func:`name_part`: other free text, a source's, a signal's or an aligner's name, alike),
 :func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
 :func:`setting_value` writes one setting (yes/no, %g numbers). They sit in a low layer so that
 every layer can sign its numbers: the aligners, similarity scores and ParaMetric alike.
@@ -41,6 +42,21 @@ def part_fault(value: str) -> str | None:
     part, so :func:`signature_parts` would read two parts, the second with no key; None when it
     can. A ``:`` can (a part's key ends at its first ``:``, as in ``aligner:sultan:default``)."""
     return None if "|" not in value else f"{value!r} holds '|', which separates a signature's parts"
+
+
+def name_part(value: str, part: str, *, what: str, marks: str = "") -> str:
+    """`value`, free text a user named something by (`what`, the field that holds it: ``a Signal's
+    name``, ``--refs``), as a signature's part (`part`, its shape: ``signal:NAME``) writes it:
+    itself, or a ConfigurationError naming `what` where it holds ``|`` (:func:`part_fault`) or
+    another of `marks` (the characters the part itself separates its items with: ``+`` in
+    ``refs:A+B``), which would read back otherwise. Refused, not escaped: every name a signature
+    held that reads back is written as it was, byte for byte, and a reader that splits on ``|``
+    (sacrebleu's way) needs no unescaping; only a name that could not read back is refused."""
+    fault = part_fault(value) or next((f"{value!r} holds {mark!r}, which separates the items of the part"
+                                       for mark in marks if mark in value), None)
+    if fault is None:
+        return value
+    raise ConfigurationError(f"{what}: {fault} (the signature names it: {part}): name it another way")
 
 
 def file_name_part(path: str | os.PathLike[str], part: str, *, option: str | None = None,
