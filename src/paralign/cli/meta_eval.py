@@ -161,11 +161,15 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
 def reference_sets(text: str) -> list[str]:
     """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
     error, before the data loads): ``A,A`` scored every metric against two copies of one
-    reference, as if they were two."""
+    reference, as if they were two; and no label the signature cannot write (``|``, ``+``:
+    :func:`paralign.metrics.meta_signature.refs_part`)."""
+    from ..metrics.meta_signature import refs_part
+
     names = [name.strip() for name in text.split(",")]
     twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
     if twice is not None:
         raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
+    refs_part(names, "argument --refs")  # a label the signature cannot write ('|', '+')
     return names
 
 

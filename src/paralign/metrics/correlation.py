@@ -492,9 +492,10 @@ def meta_evaluate(
     (:func:`.given_scores.check_references`).
     """
     from ..corpora.wmt import WMTPair
-    from .meta_signature import meta_signature
+    from .meta_signature import meta_signature, refs_part
 
     check_references(metrics, refs)
+    refs_part(refs)  # a label its signature cannot write: before any work
     if not isinstance(data, WMTPair):
         raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
     if statistics is None:
