@@ -59,23 +59,28 @@ def name_part(value: str, part: str, *, what: str, marks: str = "") -> str:
     raise ConfigurationError(f"{what}: {fault} (the signature names it: {part}): name it another way")
 
 
+#: :func:`file_name_part`'s remedy where a name is read through links (a model directory's,
+#: ``encoder:DIR``): a link does not help.
+RESOLVED_REMEDY = "copy the directory under another name (a link is named by the directory it points to)"
+
+
 def file_name_part(path: str | os.PathLike[str], part: str, *, option: str | None = None,
-                   name: str | None = None) -> str:
+                   name: str | None = None, remedy: str = "copy or link the file under another name") -> str:
     """`path`'s file name (`name`: as the caller writes it, by default its last component) as a
     signature's part writes it (`part`, its shape: ``model:FILE#HASH``); a ConfigurationError
     naming `path`, and `option` (the command's flag that gave it: ``--model``) when given, where
     :func:`part_fault` refuses the name: a file named ``run|1.tsv`` was signed ``model:run|1.tsv#HASH``,
     read back as a part ``model:run`` and a keyless ``1.tsv#HASH``. Every place that writes a
     user's file name (or other free text) into a signature goes through it, and a command checks
-    its options' files with it before any work, so the user hears of it at once."""
+    its options' files with it before any work, so the user hears of it at once. `remedy`: what
+    to do, the message's end (a link does not help where the name is the link's target's)."""
     shown = os.fspath(path)
     written = PurePath(shown).name if name is None else name
     fault = part_fault(written)
     if fault is None:
         return written
     flag = "" if option is None else f"argument {option}: "
-    raise ConfigurationError(f"{flag}{shown}: the file's name {fault} (the signature names it: {part}): "
-                             "copy or link the file under another name")
+    raise ConfigurationError(f"{flag}{shown}: the file's name {fault} (the signature names it: {part}): {remedy}")
 
 
 def short_hash(data: bytes | Iterable[bytes]) -> str:
