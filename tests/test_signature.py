@@ -85,7 +85,7 @@ def _signed_or_refused(sign: Callable[[], str], name: str, key: str, marks: str 
 @given(name=_NAMES)
 def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> None:
     """Every free-text name a signature writes (a signal's, a paraphrase source's, an alignment
-    function's, a meta-evaluation's reference labels, a file's or a model directory's) is signed
+    function's, a meta-evaluation's reference labels and language pair, a file's or a model directory's) is signed
     so that signature_parts reads the signature back to the parts it was written with, or is
     refused where it enters: exactly the names holding ``|`` (and for ``refs``, ``+``, which joins
     its labels); no other name is refused, so every signature that read back is as it was."""
@@ -113,6 +113,7 @@ def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> No
     _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res")
     _signed_or_refused(lambda: alignment_signature(function), name, "aligner")
     _signed_or_refused(lambda: meta_signature(_wmt_pair(name), [name], "system", 10, 1), name, "refs", "|+")
+    _signed_or_refused(lambda: meta_signature(_wmt_pair("A", name), ["A"], "system", 10, 1), name, "pair")
 
 
 @settings(max_examples=25, deadline=None)
@@ -144,6 +145,6 @@ def test_every_signature_holding_a_file_name_reads_back_to_its_parts(name: str) 
         _signed_or_refused(lambda: join_signature({"encoder": encoder_id(path)}), name, "encoder")
 
 
-def _wmt_pair(label: str) -> WMTPair:
+def _wmt_pair(label: str, pair: str = "de-en") -> WMTPair:
     """One reference set of that label, one judged system."""
-    return WMTPair("de-en", {label: ("x",)}, {"Good": ("x",)}, {"Good": HumanScore("Good", "g", 80.0, 0.5, 1, 1)})
+    return WMTPair(pair, {label: ("x",)}, {"Good": ("x",)}, {"Good": HumanScore("Good", "g", 80.0, 0.5, 1, 1)})

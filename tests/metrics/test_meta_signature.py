@@ -139,3 +139,21 @@ def test_a_reference_label_holding_a_bar_or_a_plus_is_refused_before_any_work() 
         with pytest.raises(ConfigurationError, match=pattern):
             meta_evaluate_levels(data, [label], ["unknown-metric"], level="both", n_resamples=10)
     assert signature_parts(meta_signature(data, ["A:1"], "system", 10, 1))["refs"] == "A:1"
+
+
+def test_a_language_pair_holding_a_bar_is_refused_before_any_work() -> None:
+    """A pair is read from the reference files' names (``newstest2021.de|x-en.ref.A.en``):
+    ``pair:de|x-en`` read back as ``pair:de`` and a keyless ``x-en``. Now a ConfigurationError
+    naming ``pair``, from meta_signature and where a meta-evaluation starts."""
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.correlation import meta_evaluate
+    from paralign.metrics.segment_correlation import meta_evaluate_levels
+
+    data = _pair(pair="de|x-en")
+    with pytest.raises(ConfigurationError, match=r"^pair: 'de\|x-en' holds '\|'"):
+        meta_signature(data, ["A"], "system", 10, 1)
+    with pytest.raises(ConfigurationError, match=r"^pair: 'de\|x-en' holds '\|'"):
+        meta_evaluate(data, ["A"], ["unknown-metric"], n_resamples=10)  # refused before the metric is
+    with pytest.raises(ConfigurationError, match=r"^pair: 'de\|x-en' holds '\|'"):
+        meta_evaluate_levels(data, ["A"], ["unknown-metric"], level="both", n_resamples=10)
+    assert signature_parts(meta_signature(_pair(pair="de:x-en"), ["A"], "system", 10, 1))["pair"] == "de:x-en"

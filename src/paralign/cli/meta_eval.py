@@ -146,7 +146,11 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
     """ConfigurationError (a usage error, before the data loads) when the WMT folder has no
     references for `pair`, or not the reference sets `refs`, listing what it has: a typo, an
     X-to-English pair given the other way round (en-de) or a set the pair lacks is the command
-    line's mistake, not data missing."""
+    line's mistake, not data missing; and a pair the signature cannot write (``|``:
+    :func:`paralign.metrics.meta_signature.pair_part`)."""
+    from ..metrics.meta_signature import pair_part
+
+    pair_part(pair, "argument --pair")
     have = language_pairs(wmt)
     if pair not in have:
         raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "

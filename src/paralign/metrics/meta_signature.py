@@ -5,7 +5,7 @@ Each metric's signature (ParaEval's, sacrebleu's) says how that metric scored, a
 human judgments a correlation is with, at which level, or the resamples and seed of its
 intervals. :func:`meta_signature` gives those, in the parts' vocabulary of the other commands:
 
-* ``pair``: the language pair (``--pair``), ``refs``: the reference sets, joined by ``+`` as
+* ``pair``: the language pair (``--pair``; one holding ``|`` refused: :func:`pair_part`), ``refs``: the reference sets, joined by ``+`` as
   sources are (``--refs A,B``: ``A+B``; a label holding ``|`` or ``+`` refused: :func:`refs_part`), ``level``: ``system``, ``segment`` or ``both``;
 * ``human``: the human judgments the figures are correlated with, ``da#HASH``: the first 8 hex
   digits of SHA-256 over what the level reads of them (:func:`human_hash`), so that two copies of
@@ -67,6 +67,14 @@ def text_hash(data: WMTPair, refs: Sequence[str]) -> str:
     return short_hash("\n".join(sorted(rows)).encode("utf-8"))
 
 
+def pair_part(pair: str, what: str = "pair") -> str:
+    """The language pair as the signature writes it (``pair:de-en``); a ConfigurationError naming
+    `what` (``argument --pair``) when it holds ``|``: a pair is read from the reference files' names
+    (``newstest2021.de|x-en.ref.A.en``), and ``pair:de|x-en`` read back as ``pair:de`` and a keyless
+    ``x-en`` (:func:`paralign.signature.name_part`). Checked where a meta-evaluation starts."""
+    return name_part(pair, "pair:LP", what=what)
+
+
 #: How the signature writes the reference sets (:func:`refs_part`).
 REFS_PART = "refs:LABEL+LABEL"
 
@@ -91,6 +99,6 @@ def meta_signature(data: WMTPair, refs: Sequence[str], level: str, n_resamples: 
     """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|text:5e6f7a8b|scores:mine#9c0d1e2f|bs:1000|seed:12345|version:X``:
     the settings and data behind a meta-evaluation's figures (see the module docstring); `scores`:
     name -> digest of each metric whose scores a file gives (:func:`scores_part`)."""
-    return join_signature({"pair": data.pair, "refs": refs_part(refs), "level": level,
+    return join_signature({"pair": pair_part(data.pair), "refs": refs_part(refs), "level": level,
                            "human": f"da#{human_hash(data, level)}", "text": text_hash(data, refs),
                            "scores": scores_part(scores or {}), "bs": n_resamples, "seed": seed})
