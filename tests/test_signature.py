@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from paralign._version import __version__
+from paralign.corpora.wmt import HumanScore, WMTPair
+from paralign.errors import ConfigurationError
 from paralign.signature import join_signature, part_fault, signature_parts, with_parts
 
 
@@ -44,3 +54,97 @@ def test_a_file_name_holding_a_bar_is_refused_naming_the_file_and_the_option(tmp
                                  "file under another name")
     with pytest.raises(ConfigurationError, match=r"^x/run\|1\.tsv: the file's name"):
         file_name_part("x/run|1.tsv", "system:FILE#HASH")
+
+
+# Names as users give them: any text, with the characters a signature reads (| : + #) and a line
+# break often among them.
+_NAMES = st.text(st.one_of(st.sampled_from("ab|:+#=~ \n"), st.characters(exclude_categories=("Cs",))),
+                 min_size=1, max_size=10)
+
+
+def _reads_back(signature: str, key: str, value: str) -> None:
+    """`signature` reads back to the parts it was written with: the part `key` holds `value`, and
+    the parts read, joined again, are the signature byte for byte (no part cut, none keyless)."""
+    parts = signature_parts(signature)
+    assert parts[key] == value, (key, signature)
+    assert join_signature(parts) == signature
+
+
+def _signed_or_refused(sign: Callable[[], str], name: str, key: str, marks: str = "|") -> None:
+    """`sign()` writes `name` as the part `key` reads back, or (a name holding one of `marks`,
+    and only then) refuses it with a ConfigurationError naming the mark."""
+    held = [mark for mark in marks if mark in name]
+    if not held:
+        _reads_back(sign(), key, name)
+        return
+    with pytest.raises(ConfigurationError, match=re.escape(f"holds {held[0]!r}")):
+        sign()
+
+
+@settings(max_examples=40, deadline=None)
+@given(name=_NAMES)
+def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> None:
+    """Every free-text name a signature writes (a signal's, a paraphrase source's, an alignment
+    function's, a meta-evaluation's reference labels and language pair, a file's or a model directory's) is signed
+    so that signature_parts reads the signature back to the parts it was written with, or is
+    refused where it enters: exactly the names holding ``|`` (and for ``refs``, ``+``, which joins
+    its labels); no other name is refused, so every signature that read back is as it was."""
+    from paralign.aligners.registry import get_aligner
+    from paralign.aligners.signature import alignment_signature
+    from paralign.metrics.meta_signature import meta_signature
+    from paralign.metrics.paraeval import scorer
+    from paralign.similarity.signature import similarity_signature
+
+    class Named:
+        def __init__(self, given: str) -> None:
+            self.name = given
+
+        def __call__(self, pair: object) -> float:
+            return 0.5
+
+        def paraphrases(self, phrase: str) -> dict[str, float | None]:
+            return {}
+
+    def function(source: object, target: object) -> object:
+        return None
+
+    function.__qualname__ = name
+    _signed_or_refused(lambda: similarity_signature(Named(name), get_aligner("exact")), name, "signal")
+    _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res")
+    _signed_or_refused(lambda: alignment_signature(function), name, "aligner")
+    _signed_or_refused(lambda: meta_signature(_wmt_pair(name), [name], "system", 10, 1), name, "refs", "|+")
+    _signed_or_refused(lambda: meta_signature(_wmt_pair("A", name), ["A"], "system", 10, 1), name, "pair")
+
+
+@settings(max_examples=25, deadline=None)
+@given(name=_NAMES.filter(lambda n: not {"/", "\\", "\0"} & set(n) and n not in (".", "..")
+                          and not n.lower().endswith((".gz", ".parquet"))))
+def test_every_signature_holding_a_file_name_reads_back_to_its_parts(name: str) -> None:
+    """A table file's name (ParaEval's ``res``, as the aligners' ``sim`` and ParaMetric's
+    ``table`` write it: NAME#HASH) and a model directory's (``encoder:DIR``) read back, or are
+    refused: exactly the names holding ``|``. (A table's name is cut at a ``\\`` as at a ``/``, a
+    Windows path's separator, so none is generated; nor a name that says gzip or Parquet.)"""
+    import tempfile
+
+    from paralign.metrics.paraeval.signature import source_signature
+    from paralign.neural.encoder import encoder_id
+    from paralign.paraphrases import load_table
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / name
+        path.write_text("big\tlarge\t0.9\n", encoding="utf-8")
+        if "|" in name:
+            with pytest.raises(ConfigurationError, match=re.escape("holds '|'")):
+                source_signature(load_table(path))
+        else:
+            signed = source_signature(load_table(path))
+            assert signed.startswith(f"{name}#")
+            _reads_back(join_signature({"res": signed, "maxlen": 4}), "res", signed)
+        path.unlink()
+        path.mkdir()
+        _signed_or_refused(lambda: join_signature({"encoder": encoder_id(path)}), name, "encoder")
+
+
+def _wmt_pair(label: str, pair: str = "de-en") -> WMTPair:
+    """One reference set of that label, one judged system."""
+    return WMTPair(pair, {label: ("x",)}, {"Good": ("x",)}, {"Good": HumanScore("Good", "g", 80.0, 0.5, 1, 1)})

@@ -24,7 +24,7 @@ from .paraphrase_table import Score as Score
 from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
-from .signature import short_hash
+from .signature import name_part, short_hash
 from .tables import best_first, check_threshold, check_top_k, is_parquet_file, iter_rows
 from .textio import float_field
 from .workers import Progress
@@ -91,11 +91,31 @@ class WordNetSynonyms:
 
 def check_source(source: object, what: str = "source") -> ParaphraseSource:
     """`source` when it is a paraphrase source (anything with ``paraphrases(phrase)``); else an
-    InputTypeError naming `what` (a path is not one: :func:`load_source` reads it)."""
+    InputTypeError naming `what` (a path is not one: :func:`load_source` reads it). A source of
+    the caller's own whose name a signature could not write (:func:`source_name`) is refused here,
+    before any work."""
     if not callable(getattr(source, "paraphrases", None)):
         raise InputTypeError(f"{what} must be a paraphrase source (a table, PPDB, WordNet: "
                              f"paraphrases.load_source reads a path), not {type(source).__name__}")
+    source_name(source, what)
     return source  # type: ignore[return-value]  # duck-typed: a callable paraphrases() checked
+
+
+#: Where a signature writes a paraphrase source's name (ParaEval's ``res``, an aligner's ``sim``,
+#: ParaMetric's ``table``), several joined by ``+``.
+SOURCE_PART = "res:NAME+..., sim:NAME+..., table:NAME"
+
+
+def source_name(source: object, what: str = "source") -> str:
+    """The name a signature gives `source`, a paraphrase source of the caller's own (not a table,
+    whose name is its file's: :func:`paralign.signature.file_name_part`): its ``name``, else its
+    class's; a ConfigurationError naming `what`'s name when it holds ``|``
+    (:func:`paralign.signature.name_part`): a source named ``mine|2`` was signed ``res:mine|2|...``,
+    read back as ``res:mine`` and a keyless ``2``."""
+    name = getattr(source, "name", type(source).__name__)
+    if isinstance(source, ParaphraseTable) or not isinstance(name, str):
+        return str(name)
+    return name_part(name, SOURCE_PART, what=f"{what}'s name")
 
 
 def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:

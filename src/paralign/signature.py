@@ -2,7 +2,8 @@
 
 :func:`join_signature` writes the parts in order with paralign's version last (and
 :func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``;
-:func:`file_name_part`: a file's name as a part writes it, refused by that rule where it enters),
+:func:`file_name_part`: a file's name as a part writes it, refused by that rule where it enters;
+:func:`name_part`: other free text, a source's, a signal's or an aligner's name, alike),
 :func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
 :func:`setting_value` writes one setting (yes/no, %g numbers). They sit in a low layer so that
 every layer can sign its numbers: the aligners, similarity scores and ParaMetric alike.
@@ -43,23 +44,43 @@ def part_fault(value: str) -> str | None:
     return None if "|" not in value else f"{value!r} holds '|', which separates a signature's parts"
 
 
+def name_part(value: str, part: str, *, what: str, marks: str = "") -> str:
+    """`value`, free text a user named something by (`what`, the field that holds it: ``a Signal's
+    name``, ``--refs``), as a signature's part (`part`, its shape: ``signal:NAME``) writes it:
+    itself, or a ConfigurationError naming `what` where it holds ``|`` (:func:`part_fault`) or
+    another of `marks` (the characters the part itself separates its items with: ``+`` in
+    ``refs:A+B``), which would read back otherwise. Refused, not escaped: every name a signature
+    held that reads back is written as it was, byte for byte, and a reader that splits on ``|``
+    (sacrebleu's way) needs no unescaping; only a name that could not read back is refused."""
+    fault = part_fault(value) or next((f"{value!r} holds {mark!r}, which separates the items of the part"
+                                       for mark in marks if mark in value), None)
+    if fault is None:
+        return value
+    raise ConfigurationError(f"{what}: {fault} (the signature names it: {part}): name it another way")
+
+
+#: :func:`file_name_part`'s remedy where a name is read through links (a model directory's,
+#: ``encoder:DIR``): a link does not help.
+RESOLVED_REMEDY = "copy the directory under another name (a link is named by the directory it points to)"
+
+
 def file_name_part(path: str | os.PathLike[str], part: str, *, option: str | None = None,
-                   name: str | None = None) -> str:
+                   name: str | None = None, remedy: str = "copy or link the file under another name") -> str:
     """`path`'s file name (`name`: as the caller writes it, by default its last component) as a
     signature's part writes it (`part`, its shape: ``model:FILE#HASH``); a ConfigurationError
     naming `path`, and `option` (the command's flag that gave it: ``--model``) when given, where
     :func:`part_fault` refuses the name: a file named ``run|1.tsv`` was signed ``model:run|1.tsv#HASH``,
     read back as a part ``model:run`` and a keyless ``1.tsv#HASH``. Every place that writes a
     user's file name (or other free text) into a signature goes through it, and a command checks
-    its options' files with it before any work, so the user hears of it at once."""
+    its options' files with it before any work, so the user hears of it at once. `remedy`: what
+    to do, the message's end (a link does not help where the name is the link's target's)."""
     shown = os.fspath(path)
     written = PurePath(shown).name if name is None else name
     fault = part_fault(written)
     if fault is None:
         return written
     flag = "" if option is None else f"argument {option}: "
-    raise ConfigurationError(f"{flag}{shown}: the file's name {fault} (the signature names it: {part}): "
-                             "copy or link the file under another name")
+    raise ConfigurationError(f"{flag}{shown}: the file's name {fault} (the signature names it: {part}): {remedy}")
 
 
 def short_hash(data: bytes | Iterable[bytes]) -> str:

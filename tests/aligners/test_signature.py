@@ -199,3 +199,54 @@ def test_the_stop_word_list_is_named_where_it_changes_a_number(monkeypatch) -> N
     # where no stop word is read: the exact aligner's alignments, ParaEval keeping stop-word phrases
     assert "stopwords" not in parts(alignment_signature(get_aligner("exact")))
     assert "stopwords" not in parts(ParaEval([], skip_stopword_phrases=False).signature(1))
+
+
+def test_a_word_similarity_source_whose_name_holds_a_bar_is_refused() -> None:
+    """``Aligner(similarity=obj)``: a paraphrase source or a related-word source of the caller's
+    own named ``mine|2`` was signed ``sim:mine|2|...``, read back as ``sim:mine`` and a keyless
+    ``2``; now a ConfigurationError naming the field, other names signed as they were."""
+    from paralign.aligners.sultan import Aligner
+    from paralign.errors import ConfigurationError
+
+    class Source:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def paraphrases(self, phrase: str) -> dict[str, float | None]:
+            return {}
+
+    class Related:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def related(self, a: str, b: str) -> bool:
+            return False
+
+    with pytest.raises(ConfigurationError, match=r"^the paraphrase source's name: 'mine\|2' holds '\|'"):
+        alignment_signature(Aligner(similarity=Source("mine|2")))
+    with pytest.raises(ConfigurationError, match=r"^the word-similarity source's name: 'mine\|2' holds '\|'"):
+        alignment_signature(Aligner(similarity=Related("mine|2")))
+    assert parts(alignment_signature(Aligner(similarity=Source("mine:2"))))["sim"] == "mine:2"
+    assert parts(alignment_signature(Aligner(similarity=Related("mine:3"))))["sim"] == "mine:3"
+
+
+def test_an_alignment_function_whose_name_holds_a_bar_is_refused_before_any_pair_is_aligned() -> None:
+    """A function of the caller's own is signed by its ``__qualname__``: one set to ``mine|2``
+    was signed ``aligner:mine|2|...``, read back as ``aligner:mine`` and a keyless ``2``. Now
+    align_pairs refuses it naming the field before it aligns a pair (its signature is made first)."""
+    from paralign.aligners.batch import align_pairs
+    from paralign.alignment import Alignment
+    from paralign.errors import ConfigurationError
+
+    called = []
+
+    def mine(source: object, target: object) -> Alignment:
+        called.append(source)
+        return Alignment(frozenset())
+
+    mine.__qualname__ = "mine|2"
+    with pytest.raises(ConfigurationError, match=r"^the aligner's name \(its __qualname__\): 'mine\|2' holds '\|'"):
+        align_pairs([("a b", "a c")], aligner=mine)
+    assert not called
+    mine.__qualname__ = "mine:2"
+    assert aligner_parts(mine) == {"aligner": "mine:2"}

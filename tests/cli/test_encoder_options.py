@@ -8,6 +8,7 @@ from a directory of another name (`renamed_encoder`)."""
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import json
 from pathlib import Path
@@ -220,3 +221,30 @@ def test_meta_eval_s_contextual_config_runs_the_encoder_and_device_given(tmp_pat
     for refused in (["paraeval"], ["paraeval_f", "--paraeval-config", "paper"], ["bleu"]):
         assert main([*argv, *refused, "--device", "cpu"]) == 2
         assert f"error: --device goes only with {ENCODER_USERS}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["align", "evaluate-aligner", "tune-aligner", "similarity", "evaluate-sts",
+                                     "evaluate-paraphrase", "paraeval", "meta-eval", "serve"])
+def test_an_encoder_directory_whose_name_holds_a_bar_is_a_usage_error_naming_the_option(
+        command: str, tmp_path: Path, capsys) -> None:
+    """``--encoder tuned|2`` (a model directory, signed ``encoder:tuned|2``: read back as two parts)
+    was refused by the library only where it signed, naming no option ("similarity: error:
+    /x/tuned|2: the file's name ..."), and ``align`` tried to load the model first; now every
+    command that takes --encoder refuses it as it parses the option, naming it, as --model and
+    --table are. A link is named by the directory it points to, so a link to it is refused too,
+    and the message does not offer one; a link of that name to another directory is not."""
+    bar = tmp_path / "tuned|2"
+    bar.mkdir()
+    (tmp_path / "link").symlink_to(bar)
+    for given in (bar, tmp_path / "link"):
+        with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+            main([command, "--encoder", str(given), "--format", "json"])
+        assert stopped.value.code == 2
+        err = capsys.readouterr().err
+        assert f"argument --encoder: {given}: the file's name 'tuned|2' holds '|'" in err
+        assert "copy the directory under another name (a link is named by the directory it points to)" in err
+    (tmp_path / "plain").mkdir()
+    (tmp_path / "bar|link").symlink_to(tmp_path / "plain")
+    with contextlib.suppress(SystemExit):  # the command's required arguments are missing, or it fails later
+        main([command, "--encoder", str(tmp_path / "bar|link")])
+    assert "argument --encoder" not in capsys.readouterr().err

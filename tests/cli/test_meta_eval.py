@@ -1224,6 +1224,36 @@ def test_a_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path, capsys):
     assert f"argument --table: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err
 
 
+def test_a_reference_label_holding_a_bar_or_a_plus_is_a_usage_error(tmp_path, capsys):
+    """A reference file ``newstest2021.de-en.ref.A|x.en`` gave ``--refs 'A|x'``, signed ``refs:A|x``
+    (read back as ``refs:A`` and a keyless ``x``), and ``ref.B+C.en`` signed ``refs:B+C``, as the
+    sets B and C; now each is a usage error naming --refs before any data loads, in both formats."""
+    root = _wmt(tmp_path)
+    refs = root / "txt" / "references"
+    for label in ("A|x", "B+C"):
+        (refs / f"newstest2021.de-en.ref.{label}.en").write_bytes((refs / "newstest2021.de-en.ref.A.en").read_bytes())
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]
+    for label, mark in (("A|x", "|"), ("B+C", "+")):
+        for form in ("text", "json"):
+            assert main([*argv, "--refs", label, "--format", form]) == 2
+            captured = capsys.readouterr()
+            assert f"argument --refs: {label!r} holds {mark!r}" in captured.err and not captured.out
+
+
+def test_a_language_pair_holding_a_bar_is_a_usage_error(tmp_path, capsys):
+    """Files named for a pair ``de|x-en`` gave ``--pair 'de|x-en'``, signed ``pair:de|x-en`` (read
+    back as ``pair:de`` and a keyless ``x-en``); now a usage error naming --pair before any data loads."""
+    root = _wmt(tmp_path)
+    for sub in ("txt/references", "txt/system-outputs", "humaneval"):
+        for path in list((root / sub).iterdir()):
+            (root / sub / path.name.replace("de-en", "de|x-en")).write_bytes(path.read_bytes())
+    for form in ("text", "json"):
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de|x-en", "--metrics", "bleu", "--resamples", "5",
+                     "--format", form]) == 2
+        captured = capsys.readouterr()
+        assert "argument --pair: 'de|x-en' holds '|'" in captured.err and not captured.out
+
+
 def test_wmt21_automatic_scores_given_to_scores_say_what_the_file_is(tmp_path, capsys):
     """``--scores scores/automatic-scores.tsv`` (WMT21's BLEU and chrF of every system) was a data
     error at line 1, "could not convert 'score'"; now the error names the file for what it is and

@@ -117,3 +117,43 @@ def test_wmt21_texts_hash_by_reference_set_and_pair_in_well_under_a_second(wmt21
             assert time.perf_counter() - start < 1.0
     assert len(set(hashes.values())) == 6
     assert text_hash(load_wmt(wmt21, "cs-en", ["A"]), ["A"]) == hashes["cs-en", ("A",)]
+
+
+def test_a_reference_label_holding_a_bar_or_a_plus_is_refused_before_any_work() -> None:
+    """A label is a reference file's (``newstest2021.de-en.ref.A|x.en``): ``refs:A|x`` read back as
+    ``refs:A`` and a keyless ``x``, and ``refs:B+C`` of one set as the sets B and C. Now a
+    ConfigurationError naming ``refs``, from meta_signature and where a meta-evaluation starts
+    (before any metric scores); labels without them sign as they did."""
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.correlation import meta_evaluate
+    from paralign.metrics.segment_correlation import meta_evaluate_levels
+
+    lines = ("x", "y")
+    data = _pair(references={"A|x": lines, "B+C": lines, "A:1": lines})
+    for label, mark in (("A|x", "|"), ("B+C", "+")):
+        pattern = f"^refs: {label!r} holds {mark!r}".replace("|", r"\|").replace("+", r"\+")
+        with pytest.raises(ConfigurationError, match=pattern):
+            meta_signature(data, [label], "system", 10, 1)
+        with pytest.raises(ConfigurationError, match=pattern):
+            meta_evaluate(data, [label], ["unknown-metric"], n_resamples=10)  # refused before the metric is
+        with pytest.raises(ConfigurationError, match=pattern):
+            meta_evaluate_levels(data, [label], ["unknown-metric"], level="both", n_resamples=10)
+    assert signature_parts(meta_signature(data, ["A:1"], "system", 10, 1))["refs"] == "A:1"
+
+
+def test_a_language_pair_holding_a_bar_is_refused_before_any_work() -> None:
+    """A pair is read from the reference files' names (``newstest2021.de|x-en.ref.A.en``):
+    ``pair:de|x-en`` read back as ``pair:de`` and a keyless ``x-en``. Now a ConfigurationError
+    naming ``pair``, from meta_signature and where a meta-evaluation starts."""
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.correlation import meta_evaluate
+    from paralign.metrics.segment_correlation import meta_evaluate_levels
+
+    data = _pair(pair="de|x-en")
+    with pytest.raises(ConfigurationError, match=r"^pair: 'de\|x-en' holds '\|'"):
+        meta_signature(data, ["A"], "system", 10, 1)
+    with pytest.raises(ConfigurationError, match=r"^pair: 'de\|x-en' holds '\|'"):
+        meta_evaluate(data, ["A"], ["unknown-metric"], n_resamples=10)  # refused before the metric is
+    with pytest.raises(ConfigurationError, match=r"^pair: 'de\|x-en' holds '\|'"):
+        meta_evaluate_levels(data, ["A"], ["unknown-metric"], level="both", n_resamples=10)
+    assert signature_parts(meta_signature(_pair(pair="de:x-en"), ["A"], "system", 10, 1))["pair"] == "de:x-en"

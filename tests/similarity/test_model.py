@@ -385,3 +385,16 @@ def test_a_saved_number_that_is_not_a_json_number_is_refused_naming_the_report(e
     path.write_text(json.dumps(sts if edit.startswith("hybrid") else report), encoding="utf-8")
     with pytest.raises(FormatError, match=rf"^{path}: .*{value!r}.* not a (finite )?number"):
         load_model_report(str(path))
+
+
+def test_a_model_signal_named_with_a_bar_is_refused_where_it_is_made() -> None:
+    """ModelSignal and BlendedSignal take a name, the signature's ``signal`` part: ``a|b`` would be
+    read back as two parts; refused naming the field, as every signal's name is."""
+    from paralign.similarity.model import BlendedSignal, ModelSignal
+
+    model = LogisticModel(("content",), (0.0,), (1.0,), (1.0,), 0.0)
+    with pytest.raises(ConfigurationError, match=r"^ModelSignal name: 'a\|b' holds '\|'"):
+        ModelSignal(model, name="a|b")
+    with pytest.raises(ConfigurationError, match=r"^BlendedSignal name: 'a\|b' holds '\|'"):
+        BlendedSignal(model, cross_encoder=None, name="a|b")
+    assert ModelSignal(model, name="mine:1").name == "mine:1"

@@ -155,3 +155,27 @@ def test_idf_weights_and_content_words_read_tokens_as_they_show():
     assert idf(written) == pytest.approx(idf(shown))
     assert not is_content_word("the\u200b")  # a zero-width space: the stop word "the"
     assert is_number("1\u00ad998")
+
+
+def test_a_signal_name_holding_a_bar_is_refused_where_the_signal_is_made_or_enters() -> None:
+    """A signal's name is the signature's ``signal`` part: ``ContentProportion(name="mine|2")``
+    was signed ``signal:mine|2|...``, read back as ``signal:mine`` and a keyless ``2``. Now each
+    place a named signal is made (paralign's signal values, register_signal) or enters (a user's
+    Signal given to make_signal) refuses it, naming the field; every other name is as it was."""
+    from paralign.errors import ConfigurationError
+    from paralign.similarity.signals import register_signal
+
+    class Mine:
+        name = "mine|2"
+
+        def __call__(self, pair: AlignedSentences) -> float:
+            return 0.5
+
+    with pytest.raises(ConfigurationError, match=r"^ContentProportion name: 'mine\|2' holds '\|'.*signal:NAME"):
+        ContentProportion(name="mine|2")
+    with pytest.raises(ConfigurationError, match=r"^the Signal's name: 'mine\|2' holds '\|'"):
+        make_signal(Mine())  # type: ignore[arg-type]  # a duck-typed Signal
+    with pytest.raises(ConfigurationError, match=r"^register_signal name: 'mine\|2'"):
+        register_signal("mine|2", ContentProportion)
+    assert "mine|2" not in SIGNALS
+    assert ContentProportion(name="mine:2+x").name == "mine:2+x"  # ':' and '+' read back

@@ -206,3 +206,21 @@ def test_a_model_file_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
     plain = tmp_path / "m.json"
     plain.write_text("{}", encoding="utf-8")
     assert "|model:m.json#" in similarity_signature("sultan2014", model_file=plain)
+
+
+def test_a_signal_whose_name_holds_a_bar_is_refused_before_it_is_signed() -> None:
+    """A user's Signal (a Protocol: paralign does not make it) named ``a|b`` was signed
+    ``signal:a|b|...``; similarity_signature now refuses it naming the field, whatever the
+    object (it need not pass through make_signal)."""
+    from paralign.errors import ConfigurationError
+
+    class Mine:
+        name = "a|b"
+
+        def __call__(self, pair: object) -> float:
+            return 0.5
+
+    with pytest.raises(ConfigurationError, match=r"^the Signal's name: 'a\|b' holds '\|'"):
+        similarity_signature(Mine(), get_aligner("exact"))
+    Mine.name = "a:b"
+    assert parts(similarity_signature(Mine(), get_aligner("exact")))["signal"] == "a:b"

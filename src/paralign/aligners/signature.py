@@ -43,7 +43,7 @@ from dataclasses import fields
 from typing import Any
 
 from ..alignment import AlignFunction
-from ..signature import join_signature, setting_value, short_hash, signature_parts
+from ..signature import join_signature, name_part, setting_value, short_hash, signature_parts
 from .registry import (
     PresetAligner,
     aligner_label,
@@ -155,7 +155,9 @@ def environment_parts(aligner: AlignFunction | Any | None, *, stopwords: bool | 
 
 def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
     """The aligner's part of a signature (see the module docstring), in order. A name
-    (``"sultan:paraphrase"``) is resolved as ``similarity_many(aligner=...)`` resolves it."""
+    (``"sultan:paraphrase"``) is resolved as ``similarity_many(aligner=...)`` resolves it. An
+    alignment function of the caller's own is named by its ``__qualname__``; one holding ``|`` is a
+    ConfigurationError (:func:`paralign.signature.name_part`): ``aligner:mine|2`` read back as two parts."""
     aligner = resolve_aligner(aligner)
     if aligner is None:
         aligner = PresetAligner("default")
@@ -170,7 +172,8 @@ def aligner_parts(aligner: AlignFunction | Any | None) -> dict[str, str]:
         return _contextual_parts(aligner)
     if _is_aligner(aligner):
         return _sultan_parts(aligner)
-    return {"aligner": aligner_label(aligner)}
+    # a function of the caller's own, named by its __qualname__: no '|' (a signature computed before any pair)
+    return {"aligner": name_part(aligner_label(aligner), "aligner:NAME", what="the aligner's name (its __qualname__)")}
 
 
 @functools.cache
@@ -272,6 +275,7 @@ def _tables(related: Any) -> Iterator[Any]:
 def _related_ids(related: Any) -> list[str]:
     """A related-word source given as an object, named part by part."""
     from ..metrics.paraeval.signature import PPDB_VERSION, source_signature, wordnet_version
+    from ..paraphrases import source_name
 
     parts = getattr(related, "sources", None)
     if parts is not None:
@@ -279,7 +283,7 @@ def _related_ids(related: Any) -> list[str]:
     source = getattr(related, "source", None)
     if source is not None:
         return [source_signature(source)]
-    name = getattr(related, "name", type(related).__name__)
+    name = source_name(related, "the word-similarity source")
     if name == "ppdb":
         return [PPDB_VERSION]
     return [wordnet_version() if name == "wordnet" else name]

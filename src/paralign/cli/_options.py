@@ -147,7 +147,7 @@ def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
 def add_encoder_options(container: argparse._ActionsContainer, users: str = "--preset contextual") -> None:
     """--encoder and --device: the neural encoder (the `neural` extra) of every part of the run
     that runs one (`users`, for the help: what uses it in this command)."""
-    container.add_argument("--encoder", default=None, metavar=MODEL,
+    container.add_argument("--encoder", default=None, metavar=MODEL, type=encoder_value,
                            help=f"the neural encoder, for {users}; every neural part of the run uses "
                            "it: an installed model package or a local "
                            "Hugging Face model directory (default: $PARALIGN_ENCODER, else "
@@ -156,6 +156,20 @@ def add_encoder_options(container: argparse._ActionsContainer, users: str = "--p
                            help="where the encoder runs: auto (a GPU when torch sees one), cpu, "
                            "cuda (torch's current GPU) or cuda:N (the GPU of index N: cuda:0, "
                            "cuda:1, ...) (default: auto)")
+
+
+def encoder_value(text: str) -> str:
+    """--encoder's value as typed; a usage error naming the option (``argument --encoder: ...``) for a
+    model directory whose name its signature cannot write (:func:`paralign.neural.encoder.encoder_id`),
+    before any work, as every signed file's option is (the library refuses it, naming no option)."""
+    if text:  # an empty name: the library's own message, where the encoder is asked for
+        from ..neural.encoder import encoder_id
+
+        try:
+            encoder_id(text)
+        except ConfigurationError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
 
 
 def check_encoder_options(args: argparse.Namespace, used: bool, users: str,

@@ -146,7 +146,11 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
     """ConfigurationError (a usage error, before the data loads) when the WMT folder has no
     references for `pair`, or not the reference sets `refs`, listing what it has: a typo, an
     X-to-English pair given the other way round (en-de) or a set the pair lacks is the command
-    line's mistake, not data missing."""
+    line's mistake, not data missing; and a pair the signature cannot write (``|``:
+    :func:`paralign.metrics.meta_signature.pair_part`)."""
+    from ..metrics.meta_signature import pair_part
+
+    pair_part(pair, "argument --pair")
     have = language_pairs(wmt)
     if pair not in have:
         raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "
@@ -161,11 +165,15 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
 def reference_sets(text: str) -> list[str]:
     """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
     error, before the data loads): ``A,A`` scored every metric against two copies of one
-    reference, as if they were two."""
+    reference, as if they were two; and no label the signature cannot write (``|``, ``+``:
+    :func:`paralign.metrics.meta_signature.refs_part`)."""
+    from ..metrics.meta_signature import refs_part
+
     names = [name.strip() for name in text.split(",")]
     twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
     if twice is not None:
         raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
+    refs_part(names, "argument --refs")  # a label the signature cannot write ('|', '+')
     return names
 
 

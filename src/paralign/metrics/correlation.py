@@ -492,11 +492,13 @@ def meta_evaluate(
     (:func:`.given_scores.check_references`).
     """
     from ..corpora.wmt import WMTPair
-    from .meta_signature import meta_signature
+    from .meta_signature import meta_signature, pair_part, refs_part
 
     check_references(metrics, refs)
+    refs_part(refs)  # a label its signature cannot write: before any work
     if not isinstance(data, WMTPair):
         raise ConfigurationError("meta_evaluate needs a WMTPair (corpora.wmt.load_wmt)")
+    pair_part(data.pair)
     if statistics is None:
         statistics = metric_statistics(data, refs, metrics, progress)
     human = {name: score.z for name, score in data.human.items()}

@@ -5,8 +5,8 @@ Each metric's signature (ParaEval's, sacrebleu's) says how that metric scored, a
 human judgments a correlation is with, at which level, or the resamples and seed of its
 intervals. :func:`meta_signature` gives those, in the parts' vocabulary of the other commands:
 
-* ``pair``: the language pair (``--pair``), ``refs``: the reference sets, joined by ``+`` as
-  sources are (``--refs A,B``: ``A+B``), ``level``: ``system``, ``segment`` or ``both``;
+* ``pair``: the language pair (``--pair``; one holding ``|`` refused: :func:`pair_part`), ``refs``: the reference sets, joined by ``+`` as
+  sources are (``--refs A,B``: ``A+B``; a label holding ``|`` or ``+`` refused: :func:`refs_part`), ``level``: ``system``, ``segment`` or ``both``;
 * ``human``: the human judgments the figures are correlated with, ``da#HASH``: the first 8 hex
   digits of SHA-256 over what the level reads of them (:func:`human_hash`), so that two copies of
   the judgments sign alike, and other judgments (another WMT release, a corrected segment map)
@@ -32,7 +32,7 @@ import hashlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
-from ..signature import join_signature, short_hash
+from ..signature import join_signature, name_part, short_hash
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..corpora.wmt import WMTPair
@@ -67,6 +67,27 @@ def text_hash(data: WMTPair, refs: Sequence[str]) -> str:
     return short_hash("\n".join(sorted(rows)).encode("utf-8"))
 
 
+def pair_part(pair: str, what: str = "pair") -> str:
+    """The language pair as the signature writes it (``pair:de-en``); a ConfigurationError naming
+    `what` (``argument --pair``) when it holds ``|``: a pair is read from the reference files' names
+    (``newstest2021.de|x-en.ref.A.en``), and ``pair:de|x-en`` read back as ``pair:de`` and a keyless
+    ``x-en`` (:func:`paralign.signature.name_part`). Checked where a meta-evaluation starts."""
+    return name_part(pair, "pair:LP", what=what)
+
+
+#: How the signature writes the reference sets (:func:`refs_part`).
+REFS_PART = "refs:LABEL+LABEL"
+
+
+def refs_part(refs: Sequence[str], what: str = "refs") -> str:
+    """``A+B``: the reference sets' labels (each a reference file's, ``newstest2021.de-en.ref.A.en``)
+    joined by ``+``; a ConfigurationError naming `what` (the argument: ``argument --refs``) for a
+    label holding ``|``, which ends the part (``refs:A|x`` read back as ``refs:A`` and a keyless
+    ``x``), or ``+``, which joins labels (``refs:B+C`` of one set read back as sets B and C):
+    :func:`paralign.signature.name_part`. Checked where a meta-evaluation starts, before any work."""
+    return "+".join(name_part(label, REFS_PART, what=what, marks="+") for label in refs)
+
+
 def scores_part(digests: Mapping[str, str]) -> str | None:
     """``NAME#HASH+...`` of the metrics whose scores files give (name -> digest), sorted by name
     so the order of ``--scores`` does not change it; None (no part) when there is none."""
@@ -78,6 +99,6 @@ def meta_signature(data: WMTPair, refs: Sequence[str], level: str, n_resamples: 
     """``pair:de-en|refs:A|level:system|human:da#1a2b3c4d|text:5e6f7a8b|scores:mine#9c0d1e2f|bs:1000|seed:12345|version:X``:
     the settings and data behind a meta-evaluation's figures (see the module docstring); `scores`:
     name -> digest of each metric whose scores a file gives (:func:`scores_part`)."""
-    return join_signature({"pair": data.pair, "refs": "+".join(refs), "level": level,
+    return join_signature({"pair": pair_part(data.pair), "refs": refs_part(refs), "level": level,
                            "human": f"da#{human_hash(data, level)}", "text": text_hash(data, refs),
                            "scores": scores_part(scores or {}), "bs": n_resamples, "seed": seed})

@@ -335,14 +335,16 @@ def meta_evaluate_levels(
     """:func:`correlation.meta_evaluate` at system level, segment level or both, from one
     computation of the per-segment statistics and one set of bootstrap resamples of segments."""
     from ..corpora.wmt import WMTPair
-    from .meta_signature import meta_signature
+    from .meta_signature import meta_signature, pair_part, refs_part
 
     if level not in LEVELS:
         raise ConfigurationError(f"unknown level {level!r}; choose from {', '.join(LEVELS)}")
     check_levels(metrics, level)
     check_references(metrics, refs)  # a file's scores against another reference ("all": in the command)
+    refs_part(refs)  # a label its signature cannot write: before any work
     if not isinstance(data, WMTPair):  # as metric_statistics refuses it, with its words
         raise ConfigurationError("meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
+    pair_part(data.pair)  # a pair its signature cannot write: before any work
     statistics = metric_statistics(data, refs, metrics, progress)
     counts = resample_counts(len(data), n_resamples, seed)
     if level == "segment":

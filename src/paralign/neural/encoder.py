@@ -47,7 +47,7 @@ from ..errors import (
 )
 from ..sentence import Sentence
 from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, encoder_name, is_device
-from ..signature import file_name_part
+from ..signature import RESOLVED_REMEDY, file_name_part
 from ..workers import Progress, in_steps
 
 #: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
@@ -138,8 +138,8 @@ def encoder_id(model: str | os.PathLike[str] | None = None) -> str:
     import importlib.metadata
 
     path = Path(name := _model_name(model)).expanduser()
-    if path.is_dir():  # its name checked as every signed file's: no '|'
-        return file_name_part(path, "encoder:DIR", name=path.resolve().name)
+    if path.is_dir():  # its name checked as every signed file's: no '|' (a link's: its target's)
+        return file_name_part(path, "encoder:DIR", name=path.resolve().name, remedy=RESOLVED_REMEDY)
     package = name.replace("-", "_")
     try:
         return f"{package}-{importlib.metadata.version(package)}"

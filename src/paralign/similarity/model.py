@@ -31,7 +31,7 @@ from ..errors import (
 from ..textio import open_text, sha256_file, strip_bom
 from .features import FEATURES, KNOWN_FEATURES, pair_features, prepare_features
 from .hybrid import saved_number
-from .signals import Signal, make_signal
+from .signals import Signal, check_signal_name, make_signal
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -238,6 +238,9 @@ class ModelSignal:
     encoder: str | None = None
     device: str = "auto"
 
+    def __post_init__(self) -> None:
+        check_signal_name(self.name, "ModelSignal name")
+
     def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
         """Batch work for the model's features (encoder features: one encoding pass)."""
         prepare_features(pairs, self.model.features, encoder=self.encoder, device=self.device)
@@ -277,6 +280,9 @@ class BlendedSignal:
     _cached: dict[tuple[str, str], float] = field(default_factory=dict, repr=False)
     encoder: str | None = None
     device: str = "auto"
+
+    def __post_init__(self) -> None:
+        check_signal_name(self.name, "BlendedSignal name")
 
     def prepare(self, pairs: Sequence[AlignedSentences | None]) -> None:
         prepare_features(pairs, self.model.features, encoder=self.encoder, device=self.device)

@@ -44,6 +44,7 @@ from ..nlp import Annotator
 from ..resources import stopwords
 from ..sentence import Sentence, fold_apostrophe
 from ..shown_text import shown_form
+from ..signature import name_part
 
 DEFAULT_SIGNAL = "sultan2014"
 
@@ -178,6 +179,9 @@ class ContentProportion:
     stop_weight: float = 0.0
     number_weight: float = 1.0
 
+    def __post_init__(self) -> None:
+        check_signal_name(self.name, "ContentProportion name")
+
     @property
     def tokens_only(self) -> bool:
         """Whether the signal reads each sentence's tokens alone (:func:`reads_tokens_only`): all
@@ -224,8 +228,23 @@ SignalFactory = Callable[..., Signal]
 SIGNALS: dict[str, SignalFactory] = {}
 
 
+#: How a signature writes a signal's name (:func:`check_signal_name`).
+SIGNAL_PART = "signal:NAME"
+
+
+def check_signal_name(name: object, what: str = "the Signal's name") -> None:
+    """A ConfigurationError naming `what` (the field that holds it) when a signal's `name` holds
+    ``|``, which would end the signature's ``signal`` part there
+    (:func:`paralign.signature.name_part`): checked where a signal is made or enters (a name that
+    is no str is :func:`~paralign.similarity.signature.similarity_signature`'s to refuse)."""
+    if isinstance(name, str):
+        name_part(name, SIGNAL_PART, what=what)
+
+
 def register_signal(name: str, factory: SignalFactory, *, replace_existing: bool = False) -> None:
-    """Register a signal factory under `name` (refuses to overwrite unless asked)."""
+    """Register a signal factory under `name` (refuses to overwrite unless asked, and a name
+    holding ``|``: :func:`check_signal_name`)."""
+    check_signal_name(name, "register_signal name")
     if name in SIGNALS and not replace_existing:
         raise ConfigurationError(f"signal {name!r} is already registered")
     SIGNALS[name] = factory
@@ -238,6 +257,7 @@ def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signa
         if not callable(spec):
             raise InputTypeError(f"a signal is a name ({', '.join(sorted(SIGNALS))}) or a Signal, "
                                  f"not {type(spec).__name__}")
+        check_signal_name(getattr(spec, "name", None))
         return spec
     factory = SIGNALS.get(spec)
     if factory is None:

@@ -12,6 +12,31 @@ from paralign.paraphrases import load_table
 from paralign.signature import signature_parts
 
 
+class _Named:
+    """A paraphrase source of the caller's own (paralign does not make it): its name is free text."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def paraphrases(self, phrase: str) -> dict[str, float | None]:
+        return {"large": 0.9} if phrase == "big" else {}
+
+
+def test_a_source_of_the_callers_own_whose_name_holds_a_bar_is_refused_before_any_work() -> None:
+    """A source named ``mine|2`` was signed ``res:mine|2|...``, read back as ``res:mine`` and a
+    keyless ``2``. Now a ConfigurationError naming the field: where the scorer takes it (its
+    ``sources: item N``, before any segment is scored) and where a signature writes it; other
+    names are signed as they were."""
+    from paralign.metrics.paraeval import scorer
+
+    with pytest.raises(ConfigurationError, match=r"^sources: item 2's name: 'mine\|2' holds '\|'"):
+        scorer("default", sources=[_Named("ok"), _Named("mine|2")])
+    with pytest.raises(ConfigurationError, match=r"^the paraphrase source's name: 'mine\|2' holds '\|'"):
+        source_signature(_Named("mine|2"))
+    assert source_signature(_Named("mine:2+x")) == "mine:2+x"
+    assert signature_parts(scorer("default", sources=[_Named("mine:2")]).signature(1))["res"] == "mine:2"
+
+
 def test_a_table_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
     """A table ``t|x.tsv`` was signed ``res:t|x.tsv#HASH`` (ParaEval; ``table:`` in ParaMetric's,
     ``sim:`` in an aligner's), read back as ``res:t`` and a keyless ``x.tsv#HASH``. Now a

@@ -26,7 +26,7 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from ...paraphrases import ParaphraseTable, WordNetSynonyms
+from ...paraphrases import ParaphraseTable, WordNetSynonyms, source_name
 from ...signature import file_name_part, short_hash
 
 PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
@@ -82,7 +82,7 @@ def source_signature(source: Any, shown: str | None = None) -> str:
     """One source in a signature (see the module docstring); `shown`: what to call a table
     file instead of its own name (``<stdin>`` for a copy of stdin). ConfigurationError naming
     the table when its file's name holds ``|``, which would end the signature's part there."""
-    name = getattr(source, "name", type(source).__name__)
+    name = source_name(source, "the paraphrase source")  # a source of the caller's own: no '|'
     if isinstance(source, WordNetSynonyms):
         return wordnet_version()
     if not isinstance(source, ParaphraseTable):
