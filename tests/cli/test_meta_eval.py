@@ -1238,3 +1238,8 @@ def test_wmt21_automatic_scores_given_to_scores_say_what_the_file_is(tmp_path, c
     err = capsys.readouterr().err
     assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in err and "--metrics bleu,chrf" in err
     assert "could not convert" not in err
+    rows = path.read_text(encoding="utf-8").splitlines(keepends=True)[1:]  # tail -n +2: the rows tell it
+    path.write_text("".join(rows), encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--scores", str(path)]) == 1
+    assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in capsys.readouterr().err

@@ -62,6 +62,15 @@ def is_submission(lines: Sequence[str]) -> bool:
     return "\t" in first and len(first.split("\t")) in SUBMISSION_WIDTHS
 
 
+def is_automatic_scores_row(fields: Sequence[str]) -> bool:
+    """Whether `fields` are a row of WMT21's ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`):
+    six, the 3rd a whole number (the system's submission id) and the 4th ``True`` or ``False``
+    (``is_constrained``), where a submission row has its REFERENCE (``ref-A``, ``src``). The file
+    without its header line (``tail -n +2``, a grep of one pair's rows) is told by its rows."""
+    return (len(fields) == len(AUTOMATIC_SCORES_HEADER) and fields[2].isdigit()
+            and fields[3].casefold() in ("true", "false"))
+
+
 def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
     """The row of `fields` (line `number`); FormatError naming the line: another number of fields,
     seven fields of neither layout, a segment that is not a line number, a score not finite."""
@@ -102,15 +111,17 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
     ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
     metric, reference (of those kept) or level than the first (one metric as scored against one
     reference is what a correlation takes), a score given twice, another pair when `pair` is None;
-    naming the file: no row of the pair and test set; naming its header, WMT21's
-    ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`), several metrics' scores."""
+    naming the file: no row of the pair and test set; naming its first line, WMT21's
+    ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`), several metrics' scores, told by its
+    header or, without one, by its first row (:func:`is_automatic_scores_row`)."""
     rows: list[SubmissionRow] = []
     scored: set[str] = set()  # "PAIR on TESTSET" of each row; with a domain but all, "... in DOMAIN"
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [field.strip() for field in line.split("\t")]
-        if not rows and tuple(field.casefold() for field in fields) == AUTOMATIC_SCORES_HEADER:
+        if not scored and (tuple(field.casefold() for field in fields) == AUTOMATIC_SCORES_HEADER
+                           or is_automatic_scores_row(fields)):
             raise _automatic_scores(source, number)
         row = _row(fields, source, number)
         if pair is None and rows and row.pair != rows[0].pair:
