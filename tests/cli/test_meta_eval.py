@@ -717,10 +717,14 @@ def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsy
                     "Bad\t1\t0\nBad\t2\t0\nBad\t3\t0\n", encoding="utf-8")
     assert main([*base, "--scores", str(mine)]) == 1
     assert f"{mine}:3: segment 4 of system 'Good' is past the last line (3)" in capsys.readouterr().err
-    for empty in ("", "system\tsegment\tscore\n\n"):  # docs/CLI.md, Empty input: an evaluator's, exit 1
+    # docs/CLI.md, Empty input: an evaluator's, exit 1; the message lists what --scores takes (a
+    # header system<TAB>score alone was "expected 3 TAB-separated fields" at line 1)
+    for empty in ("", "system\tsegment\tscore\n\n", "system\tscore\n"):
         mine.write_text(empty, encoding="utf-8")
         assert main([*base, "--scores", str(mine)]) == 1
-        assert f"{mine}: no scores (expected system<TAB>segment<TAB>score lines)" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert f"{mine}: no scores: expected system<TAB>segment<TAB>score lines (segment scores), SYSNAME SCORE " in err
+        assert "or a WMT metrics-task submission file" in err
     assert main([*base, "--scores", f"bleu={mine}"]) == 2
     assert "argument --scores: the name 'bleu' is a built-in metric's" in capsys.readouterr().err
 

@@ -313,7 +313,7 @@ def test_system_scores_are_read_and_told_from_segment_scores_by_their_layout():
     for lines, message in ((["A\t0.5", "B\t1\t0.5"], "f.tsv:2: expected 2 fields (system, score)"),
                            (["A\tnan"], "f.tsv:1: the score of system 'A': "),
                            (["A\t1", "B\t2", "A\t3"], "f.tsv:3: system 'A' given twice (first on line 1)"),
-                           (["system\tscore", ""], "f.tsv: no scores (expected system<TAB>score lines)")):
+                           (["system\tscore", ""], "f.tsv: no scores: expected system<TAB>segment<TAB>score lines")):
         with pytest.raises(FormatError) as caught:
             read_system_scores(lines, "f.tsv")
         assert str(caught.value).startswith(message), str(caught.value)
@@ -391,3 +391,39 @@ def test_a_file_of_segment_scores_reads_alike_in_either_layout(tmp_path):
     system.write_text("A 0.5\nB 1\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"m-refA.sys.score: system scores \(SYSNAME SCORE lines, one a system\)"):
         load_metric_scores(system)
+
+
+def test_a_scores_file_without_scores_lists_every_layout_alike_in_every_reader():
+    """An empty scores file (blank lines, a header alone) said "no scores (expected
+    system<TAB>segment<TAB>score lines)", "(expected SYSNAME SCORE lines)" or "(expected
+    system<TAB>score lines)" as the reader that met it had it, each naming one of the layouts
+    meta-eval --scores takes; a header ``system<TAB>score`` alone was "expected 3 TAB-separated
+    fields" at line 1. Now one message, naming the file, lists them all; and so does a first row
+    of none of them, which decides the layout."""
+    from paralign.corpora.wmt import (
+        SCORES_LAYOUTS,
+        read_metric_scores,
+        read_segment_blocks,
+        read_segment_scores,
+        read_system_scores,
+        scores_layout,
+    )
+
+    assert "SYSNAME SCORE lines" in SCORES_LAYOUTS and "submission" in SCORES_LAYOUTS
+    assert scores_layout(["system\tscore", ""]) == "system" and scores_layout([]) == "segment"
+    two, three = ["system\tscore"], ["System\tSegment\tScore", ""]
+    for read, lines in ((read_metric_scores, []), (read_metric_scores, ["", " "]), (read_metric_scores, three),
+                        (read_segment_blocks, []), (read_segment_blocks, two), (read_system_scores, [" "]),
+                        (read_system_scores, two), (read_segment_scores, []), (read_segment_scores, three)):
+        with pytest.raises(FormatError) as caught:
+            read(lines, "f.tsv")
+        assert str(caught.value) == f"f.tsv: no scores: expected {SCORES_LAYOUTS}", read
+    for lines, found in ((["A 1 2 3"], "1 TAB-separated field (4 blank-separated fields)"),
+                         (["", "A\t1\t2\t3"], "4 TAB-separated fields")):
+        with pytest.raises(FormatError) as caught:
+            read_segment_scores(lines, "f.tsv")
+        line = 1 + lines.index(lines[-1])
+        assert str(caught.value) == (f"f.tsv:{line}: {found}: a row of none of a scores file's layouts; "
+                                     f"expected {SCORES_LAYOUTS}")
+    with pytest.raises(FormatError, match=r"^f\.tsv:2: expected 3 TAB-separated fields .*, found 4"):
+        read_metric_scores(["A\t1\t0.5", "A\t2\t0.5\tx"], "f.tsv")  # the layout decided: its own words

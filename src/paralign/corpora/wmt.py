@@ -258,6 +258,20 @@ def load_segment_scores(
 #: The header a file of a metric's own segment scores may start with (``meta-eval --scores``).
 SCORES_HEADER = ("system", "segment", "score")
 
+#: The layouts a metric's scores file may have (``meta-eval --scores``: :func:`scores_layout`, and
+#: :mod:`.wmt_submission`), as a message about a file of none of them lists them.
+SCORES_LAYOUTS = ("system<TAB>segment<TAB>score lines (segment scores), SYSNAME SCORE lines (one a system: "
+                  "system scores; or a block a system, one a segment in the test set's order: segment scores) "
+                  "or a WMT metrics-task submission file (6, 7 or 9 TAB-separated fields a row)")
+
+
+def no_scores(source: str) -> FormatError:
+    """The error of a scores file `source` that holds no score line (empty, blank lines, a header
+    alone), in every reader: it lists the layouts a scores file may have (:data:`SCORES_LAYOUTS`).
+    Each reader named its own layout only, so an empty file was said to lack
+    ``system<TAB>segment<TAB>score`` lines whatever the user meant to give."""
+    return FormatError(f"no scores: expected {SCORES_LAYOUTS}", source=source)
+
 
 @dataclass(frozen=True, slots=True)
 class GivenScore:
@@ -301,7 +315,7 @@ def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int,
         value = finite_score(score, f"the score of system {system!r}, segment {k}", source, number)
         put_once(out.setdefault(system, {}), k, GivenScore(value, number), f"segment {k} of system {system!r}", source)
     if not out:
-        raise FormatError("no scores (expected system<TAB>segment<TAB>score lines)", source=source)
+        raise no_scores(source)
     return out
 
 
@@ -319,8 +333,11 @@ def _score_rows(lines: Iterable[str], source: str, header: tuple[str, ...],
     first line that is `header` (any case) skipped; FormatError naming the line for a row of
     another number of fields than `header` has (`where`: said after the fields). Three fields
     (``system<TAB>segment<TAB>score``) are TAB-separated; two (``SYSNAME SCORE``) as
-    :func:`_pair_fields` splits them."""
+    :func:`_pair_fields` splits them. The first row decides the layout (:func:`scores_layout`):
+    when it is of none (neither three TAB-separated fields nor two), the error lists those a
+    scores file may have (:data:`SCORES_LAYOUTS`), not the three fields of one of them."""
     pairs = len(header) == 2
+    first = True
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -328,9 +345,14 @@ def _score_rows(lines: Iterable[str], source: str, header: tuple[str, ...],
         if number == 1 and tuple(field.lower() for field in fields) == header:
             continue
         if len(fields) != len(header):
+            if first and not pairs and len(_pair_fields(line)) != 2:
+                blanks = "" if "\t" in line else f" ({counted(len(line.split()), 'blank-separated field')})"
+                raise FormatError(f"{counted(len(fields), 'TAB-separated field')}{blanks}: a row of none of a scores "
+                                  f"file's layouts; expected {SCORES_LAYOUTS}", source=source, line=number)
             spelt = "" if pairs else "TAB-separated "
             raise FormatError(f"expected {len(header)} {spelt}fields ({', '.join(header)}){where}, "
                               f"found {len(fields)}", source=source, line=number)
+        first = False
         yield number, fields
 
 
@@ -363,7 +385,10 @@ def scores_layout(lines: Sequence[str]) -> str:
             return "segment"
         names = [row[0] for row in map(_pair_fields, lines) if len(row) == 2]
         return "system" if len(set(names)) == len(names) else "blocks"
-    return "segment"
+    # no score line: the readers of either level say so alike (:func:`no_scores`); a header
+    # ``system<TAB>score`` alone is not a bad line of three fields
+    header = tuple(field.lower() for field in _pair_fields(lines[0])) if lines else ()
+    return "system" if header == SYSTEM_SCORES_HEADER else "segment"
 
 
 def read_segment_blocks(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
@@ -381,7 +406,7 @@ def read_segment_blocks(lines: Iterable[str], source: str) -> dict[str, dict[int
         given = out.setdefault(system, {})
         given[len(given) + 1] = GivenScore(value, number)
     if not out:
-        raise FormatError("no scores (expected SYSNAME SCORE lines)", source=source)
+        raise no_scores(source)
     _check_blocks(out, source)
     return out
 
@@ -433,7 +458,7 @@ def read_system_scores(lines: Iterable[str], source: str) -> dict[str, GivenScor
     for number, system, value in _system_rows(lines, source, " as in a file of system scores"):
         put_once(out, system, GivenScore(value, number), f"system {system!r}", source)
     if not out:
-        raise FormatError("no scores (expected system<TAB>score lines)", source=source)
+        raise no_scores(source)
     return out
 
 
