@@ -203,7 +203,27 @@ def test_segment_level_needs_the_line_map(tmp_path, capsys):
     root = _wmt(tmp_path)
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu",
                  "--level", "segment"]) == 1
-    assert "seg-line-map-de-en.tsv not found" in capsys.readouterr().err
+    assert "seg-line-map-de-en.tsv: not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ad-sys-ranking-de-en-z-names.csv", "seg-line-map-de-en.tsv",
+                                  "ad-seg-scores-de-en.csv", "reference"])
+def test_a_wmt_file_that_is_a_directory_is_a_usage_error_as_every_input(tmp_path, capsys, name):
+    """docs/CLI.md, Exit status: a directory where an input file should be is exit 2
+    (InputFileError.cannot_open). A reference that was one was; the human scores, the line map
+    and the segment scores were "not found", exit 1, as if the folder lacked them. A file the
+    folder lacks is still missing data (ResourceMissingError, exit 1: the line map's test above)."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    if name == "reference":
+        path = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    else:
+        path = root / "humaneval" / name
+    path.unlink()
+    path.mkdir()
+    code = main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--level", "both"])
+    assert (code, capsys.readouterr().err) == (2, f"paralign meta-eval: error: {path}: is a directory, not a file\n")
 
 
 def test_paraeval_configs_headline_and_ter(tmp_path, capsys):

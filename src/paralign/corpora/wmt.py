@@ -99,6 +99,18 @@ def system_files(root: str | Path | None, pair: str) -> dict[str, Path]:
     return {p.name[len(prefix):-3]: p for p in sorted(folder.glob(f"{prefix}*.en"))}
 
 
+def data_file(path: Path, missing: str) -> Path:
+    """`path`, a file of the WMT folder that a loader reads; ResourceMissingError (``path:
+    missing``) when nothing is there: the folder lacks data, as a corpus not installed does. A
+    path that is there but cannot be opened (a directory, no permission) is left to the reader's
+    InputFileError (``is a directory, not a file``), as for every input (a usage error, exit 2):
+    a human-scores file that was a directory was "not found", exit 1, where a reference that was
+    one was exit 2."""
+    if not path.exists():
+        raise ResourceMissingError(f"{path}: {missing}")
+    return path
+
+
 @dataclass(frozen=True, slots=True)
 class HumanScore:
     """One row of ad-sys-ranking-<lp>-z-names.csv."""
@@ -124,9 +136,8 @@ def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
     """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for)."""
-    path = wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv"
-    if not path.is_file():
-        raise ResourceMissingError(f"{path}: human scores for {pair} not found")
+    path = data_file(wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv",
+                     f"human scores for {pair} not found")
     out: dict[str, HumanScore] = {}
     for number, line in enumerate(iter_lines(path), start=1):
         if not line.strip():
@@ -166,8 +177,7 @@ class SegmentScore:
 
 def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list[str]]]:
     """(line number, fields) of a whitespace table whose first line starts with `header`."""
-    if not path.is_file():
-        raise ResourceMissingError(f"{path} not found")
+    data_file(path, "not found")
     for number, line in enumerate(iter_lines(path), start=1):
         if number == 1:
             if not line.startswith(header):
