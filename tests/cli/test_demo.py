@@ -124,3 +124,16 @@ def test_examples_say_what_is_wrong_with_the_gold(tmp_path: Path, capsys) -> Non
                            (tmp_path / "absent", f"{tmp_path / 'absent'}: no such file or folder (--examples: ")):
         assert main(["demo", "--examples", str(given)]) == 2
         assert capsys.readouterr().err.startswith(f"paralign demo: error: {message}")
+
+
+def test_the_report_names_the_gold_file_given(tmp_path: Path, capsys) -> None:
+    """`--examples FILE --report R` named the gold `FILE/gold.jsonl` in the report, a file that is
+    not there: the report joined gold.jsonl to --examples whatever it named."""
+    gold = tmp_path / "mine.jsonl"
+    gold.write_text("\n".join((DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]) + "\n",
+                    encoding="utf-8")
+    report = tmp_path / "r.html"
+    assert main(["demo", "--examples", str(gold), "--report", str(report)]) == 0
+    capsys.readouterr()
+    page = report.read_text(encoding="utf-8")
+    assert f"{gold} · " in page and "mine.jsonl/gold.jsonl" not in page

@@ -135,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report is not None:
         from ..viz.reports import alignment_report
 
-        data = {**result["scores"], "gold": str(Path(args.examples) / "gold.jsonl"), "signature": signature}
+        data = {**result["scores"], "gold": str(gold_file(args.examples)), "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
         say(f"HTML report of the alignments: {Path(args.report).resolve()}")
     return 0
