@@ -845,3 +845,20 @@ def test_a_table_whose_name_holds_a_bar_is_a_usage_error(files, capsys):
     err = capsys.readouterr().err
     assert f"argument --table: {bar}: the file's name 't|x.tsv' holds '|', which separates a signature's" in err
     assert "copy or link the file under another name" in err
+
+
+@pytest.mark.parametrize("bad", ["missing.txt", "folder"])
+def test_a_system_file_that_cannot_be_opened_is_a_usage_error_before_any_work(tmp_path, capsys, monkeypatch, bad):
+    """docs/CLI.md, Exit status: a missing or directory input is exit 2 in every command, as
+    ``align MISSING`` and ``similarity --pairs MISSING`` are. Among many -i too: a name typed
+    wrong is the command line's mistake, not an item to leave out (an empty, undecodable or
+    short system is one: reported and left out), and it is found before the scorer loads."""
+    from paralign.metrics.paraeval import scoring
+
+    d = _systems(tmp_path, 4)
+    (d / "folder").mkdir()
+    monkeypatch.setattr(scoring, "scorer", lambda *a, **k: pytest.fail("the scorer was built"))
+    code, out, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), str(d / bad),
+                         "--resources", "none")
+    reason = "no such file" if bad == "missing.txt" else "is a directory, not a file"
+    assert (code, out, err) == (2, "", f"paralign paraeval: error: {d / bad}: {reason}\n")
