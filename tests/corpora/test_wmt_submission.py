@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paralign.corpora.wmt import GivenScore
+from paralign.corpora.metric_scores import GivenScore
 from paralign.corpora.wmt_reference import NamedReference
 from paralign.corpora.wmt_submission import is_submission, read_submission
 from paralign.errors import FormatError

@@ -19,7 +19,7 @@ SEGMENT-NUMBER is "the line number starting from 1 of the plain text input files
 the system, may be one: the task scores a human reference, ``ref-B``, as a system), else one in
 the 5th a system row with a domain; a row with neither is an error naming its line.
 
-Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.wmt`: :func:`.wmt.scores_layout`).
+Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.metric_scores`: :func:`.metric_scores.scores_layout`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import FormatError
-from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
+from .metric_scores import GivenScore, finite_score, line_number, put_once
+from .wmt import PREFIX
 from .wmt_reference import REFERENCE_FIELD, NamedReference, field_reference, reference_label
 
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
@@ -91,8 +92,8 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
 @dataclass(frozen=True, slots=True)
 class Submission:
     """The scores of one pair on one test set in a submission file: `systems` (system ->
-    :class:`GivenScore`, as :func:`.wmt.read_system_scores` gives) or `segments` (system -> segment
-    -> :class:`GivenScore`, as :func:`.wmt.read_metric_scores` gives), the other level empty, and
+    :class:`GivenScore`, as :func:`.metric_scores.read_system_scores` gives) or `segments` (system -> segment
+    -> :class:`GivenScore`, as :func:`.metric_scores.read_metric_scores` gives), the other level empty, and
     the reference the rows name (the first row's; None for ``src``: no reference)."""
 
     systems: dict[str, GivenScore]
