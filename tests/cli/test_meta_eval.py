@@ -505,6 +505,20 @@ def test_every_system_file_bad_is_an_error(tmp_path, capsys):
     assert err.count("1 line, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
 
 
+def test_a_reference_shorter_than_every_system_is_the_error_not_each_system(tmp_path, capsys):
+    """A reference cut short left each system out ("3 lines, expected 2", three warnings) and
+    ended with "none of the 3 systems with human scores could be read": now one error names the
+    reference, exit 1 (a data error), and no system is blamed."""
+    root = _wmt(tmp_path)
+    ref = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    ref.write_text("the cat sat on the mat\nprices went up sharply\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
+    err = capsys.readouterr().err
+    assert err.endswith(f"paralign meta-eval: error: {ref}: 2 lines, but each of the 3 system outputs with human "
+                        "scores has 3: a reference of the systems' test set has as many lines as they have\n")
+    assert "expected 2" not in err and "could be read" not in err
+
+
 def test_segment_scores_of_no_system_scored_is_a_data_error_naming_the_file(tmp_path, capsys):
     """Segment DA of none of the systems scored (here only HUMAN's) was exit 2, a usage error, with
     'segment level needs the segment DA (load_wmt(..., segments=True))': a Python call, no file."""

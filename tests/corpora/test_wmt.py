@@ -134,6 +134,34 @@ def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path)
         load_wmt(root, "xx-en")
 
 
+def test_a_reference_of_another_length_than_every_system_is_the_one_named(tmp_path):
+    """A reference cut short (or empty) left every system out as "3 lines, expected 2" and the run
+    ended with "none of the 3 systems ... could be read": the systems blamed for the reference.
+    When two or more outputs were read and all have one length, not the reference's, the error
+    names the reference. One output of another length is still that system's fault."""
+    root = _fake(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.xx-en.ref.A.en").write_text("a b\nc d\n", encoding="utf-8")
+    (refs / "newstest2021.xx-en.ref.B.en").write_text("a b\nc d\n", encoding="utf-8")
+    outs = root / "txt" / "system-outputs"
+    (outs / "newstest2021.xx-en.hyp.Other.en").write_text("x\ny\nz\n", encoding="utf-8")
+    for text in ("a b\nc d\n", ""):
+        (refs / "newstest2021.xx-en.ref.A.en").write_text(text, encoding="utf-8")
+        with pytest.raises(MismatchError) as caught:
+            load_wmt(root, "xx-en", ["A"])
+        count = text.count("\n")
+        assert str(caught.value) == (f"{refs / 'newstest2021.xx-en.ref.A.en'}: {count} lines, but each of the 3 "
+                                     "system outputs with human scores has 3: a reference of the systems' test set "
+                                     "has as many lines as they have")
+    (outs / "newstest2021.xx-en.hyp.Nemo-X.en").write_text("a b\nc d\n", encoding="utf-8")  # one has its length
+    (refs / "newstest2021.xx-en.ref.A.en").write_text("a b\nc d\n", encoding="utf-8")
+    data = load_wmt(root, "xx-en", ["A"])
+    assert list(data.systems) == ["Nemo-X"] and [s.name for s in data.skipped] == ["Allegro.eu", "Other"]
+    for name in ("Allegro.eu", "Nemo-X"):  # one output read, of another length: its own fault
+        (outs / f"newstest2021.xx-en.hyp.{name}.en").write_bytes(b"\xff\n")
+    assert [s.reason for s in load_wmt(root, "xx-en", ["A"]).skipped][-1] == "3 lines, expected 2"
+
+
 def test_bad_human_scores_and_missing_folder(tmp_path):
     root = _fake(tmp_path)
     (root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv").write_text(

@@ -335,7 +335,9 @@ def load_wmt(
     cannot be read, raises MismatchError (FormatError, InputFileError) naming the file. A system
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
-    systems' figures (the caller reports it, and decides when too few systems are left).
+    systems' figures (the caller reports it, and decides when too few systems are left). When
+    two or more outputs are read and all have one length, not the first reference's, the
+    reference is at fault: MismatchError naming it (:func:`_check_reference_length`).
     """
     ref_paths = reference_files(root, pair)
     if not ref_paths:
@@ -350,7 +352,7 @@ def load_wmt(
         if count is None:
             count = len(lines)
         elif len(lines) != count:
-            raise MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
+            raise _length_error(lines, count, path)
         return lines
 
     for label in labels:
@@ -358,18 +360,45 @@ def load_wmt(
             raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
         references[label] = checked(ref_paths[label])
     human = load_human_scores(root, pair)
+    outputs = system_files(root, pair)
+    unscored = [name for name in outputs if name not in human]
+    read: dict[str, tuple[str, ...] | ParalignError] = {}
+    for name, path in outputs.items():
+        if name in human:
+            try:
+                read[name] = tuple(iter_lines(path))
+            except (FormatError, InputFileError) as exc:
+                read[name] = exc
+    count = len(references[labels[0]])
+    _check_reference_length(ref_paths[labels[0]], count, read)
     systems: dict[str, tuple[str, ...]] = {}
-    unscored = []
     skipped: list[SkippedSystem] = []
-    for name, path in system_files(root, pair).items():
-        if name not in human:
-            unscored.append(name)
-            continue
-        try:
-            systems[name] = checked(path)
-        except (MismatchError, FormatError, InputFileError) as exc:
-            skipped.append(SkippedSystem.of(name, path, exc))
+    for name, path in outputs.items():  # in file order
+        lines = read.get(name)
+        if isinstance(lines, tuple) and len(lines) != count:
+            lines = _length_error(lines, count, path)
+        if isinstance(lines, tuple):
+            systems[name] = lines
+        elif lines is not None:
+            skipped.append(SkippedSystem.of(name, path, lines))
     missing = tuple(sorted(set(human) - set(systems) - {s.name for s in skipped}))
     scored = {n: human[n] for n in systems}
     judged = load_segment_scores(root, pair, scored, count) if segments else ()
     return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))
+
+
+def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchError:
+    """The error of a file of the pair (`path`: its `lines`) whose length is not the first reference's `count`."""
+    return MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
+
+
+def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:
+    """MismatchError naming the `reference` (of `count` lines) when two or more system outputs
+    were `read` and all have one length, not its: the reference is the odd one (cut short, empty,
+    of another test set). Each system was left out as of the wrong length instead, and the run
+    ended with "none of the 3 systems with human scores could be read"."""
+    lengths = [len(lines) for lines in read.values() if isinstance(lines, tuple)]
+    if len(lengths) >= 2 and len(set(lengths)) == 1 and lengths[0] != count:
+        raise MismatchError(f"{counted(count, 'line')}, but each of the {counted(len(lengths), 'system output')} "
+                            f"with human scores has {lengths[0]}: a reference of the systems' test set has as "
+                            "many lines as they have", source=str(reference))
