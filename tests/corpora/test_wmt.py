@@ -176,6 +176,22 @@ def test_bad_human_scores_and_missing_folder(tmp_path):
         list(iter_lines(bad))
 
 
+def test_a_human_scores_file_without_rows_is_a_data_error_naming_it(tmp_path):
+    """An empty ad-sys-ranking file (or blank lines) gave no scores without a word: meta-eval then
+    reported every output as having "no human score" and ended with "no system has both an output
+    file and a human score". A file of HUMAN rows alone is still read (HUMAN left out)."""
+    root = _fake(tmp_path)
+    path = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    for text in ("", "\n \n"):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(FormatError) as caught:
+            load_human_scores(root, "xx-en")
+        assert str(caught.value) == (f"{path}: no human scores for xx-en (expected lines 'RAW.SCR Z.SCR N N.ALL "
+                                     "SYS_ID NAME')")
+    path.write_text("60 -0.1 10 12 HUMAN.0 HUMAN\n", encoding="utf-8")
+    assert load_human_scores(root, "xx-en") == {}
+
+
 def test_real_counts(data):
     assert language_pairs(data / "mt" / "wmt21-toEnglish") == ["cs-en", "de-en", "ru-en"]
     expected = {"cs-en": 8, "de-en": 19, "ru-en": 10}  # README: systems with outputs

@@ -134,13 +134,18 @@ def _finite(text: str) -> float:
 def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
-    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for)."""
+    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for).
+    FormatError naming the file when it has no row (empty, blank lines): every output was
+    reported as having "no human score", and the run ended with "no system has both an output
+    file and a human score", not a word about the file."""
     path = data_file(wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv",
                      f"human scores for {pair} not found")
     out: dict[str, HumanScore] = {}
+    rows = 0
     for number, line in enumerate(iter_lines(path), start=1):
         if not line.strip():
             continue
+        rows += 1
         fields = line.split(None, 5)
         if len(fields) != 6:
             raise FormatError("expected 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME'", source=str(path),
@@ -159,6 +164,9 @@ def load_human_scores(
             raise FormatError(f"SYS_ID {score.sys_id!r} of system {score.name!r} is that of {other!r} too",
                               source=str(path), line=number)
         out[score.name] = score
+    if not rows:
+        raise FormatError(f"no human scores for {pair} (expected lines 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME')",
+                          source=str(path))
     return out
 
 
