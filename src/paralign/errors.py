@@ -7,7 +7,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -122,6 +122,18 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and its noun in English, for messages: ``1 line``, ``2 lines`` (`plural` when not
     noun + s)."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def odd_reference(count: int, lengths: Sequence[int]) -> str | None:
+    """Why references of `count` lines, not the system outputs of `lengths` lines, are the files at
+    fault (paraeval's -r, meta-eval's WMT reference), or None: two or more outputs, all of one
+    length that is not `count`. Each output was reported as of the wrong length instead, and the
+    run ended with none of them scored. One output, or outputs of several lengths, say nothing of
+    the reference: each is then its own fault."""
+    if len(lengths) < 2 or len(set(lengths)) != 1 or lengths[0] == count:
+        return None
+    return (f"{counted(count, 'line')}, but each of the {counted(len(lengths), 'system output')} has "
+            f"{lengths[0]}: a reference of the systems' test set has as many lines as they have")
 
 
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:

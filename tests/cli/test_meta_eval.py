@@ -514,8 +514,8 @@ def test_a_reference_shorter_than_every_system_is_the_error_not_each_system(tmp_
     ref.write_text("the cat sat on the mat\nprices went up sharply\n", encoding="utf-8")
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
-    assert err.endswith(f"paralign meta-eval: error: {ref}: 2 lines, but each of the 3 system outputs with human "
-                        "scores has 3: a reference of the systems' test set has as many lines as they have\n")
+    assert err.endswith(f"paralign meta-eval: error: {ref}: 2 lines, but each of the 3 system outputs has 3: a "
+                        "reference of the systems' test set has as many lines as they have\n")
     assert "expected 2" not in err and "could be read" not in err
 
 

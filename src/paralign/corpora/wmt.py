@@ -30,6 +30,7 @@ from ..errors import (
     ParalignError,
     ResourceMissingError,
     counted,
+    odd_reference,
 )
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
@@ -401,12 +402,11 @@ def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchErr
 
 
 def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:
-    """MismatchError naming the `reference` (of `count` lines) when two or more system outputs
-    were `read` and all have one length, not its: the reference is the odd one (cut short, empty,
-    of another test set). Each system was left out as of the wrong length instead, and the run
-    ended with "none of the 3 systems with human scores could be read"."""
-    lengths = [len(lines) for lines in read.values() if isinstance(lines, tuple)]
-    if len(lengths) >= 2 and len(set(lengths)) == 1 and lengths[0] != count:
-        raise MismatchError(f"{counted(count, 'line')}, but each of the {counted(len(lengths), 'system output')} "
-                            f"with human scores has {lengths[0]}: a reference of the systems' test set has as "
-                            "many lines as they have", source=str(reference))
+    """MismatchError naming the `reference` (of `count` lines) when the system outputs `read`
+    say it is the odd one (:func:`paralign.errors.odd_reference`: two or more, all of one length,
+    not its): cut short, empty, of another test set. Each system was left out as of the wrong
+    length instead, and the run ended with "none of the 3 systems with human scores could be
+    read"."""
+    fault = odd_reference(count, [len(lines) for lines in read.values() if isinstance(lines, tuple)])
+    if fault is not None:
+        raise MismatchError(fault, source=str(reference))
