@@ -862,3 +862,27 @@ def test_a_system_file_that_cannot_be_opened_is_a_usage_error_before_any_work(tm
                          "--resources", "none")
     reason = "no such file" if bad == "missing.txt" else "is a directory, not a file"
     assert (code, out, err) == (2, "", f"paralign paraeval: error: {d / bad}: {reason}\n")
+
+
+def test_references_of_another_length_than_every_system_are_the_error(tmp_path, capsys, monkeypatch):
+    """A reference cut short (or empty) beside many -i reported each system ("ref.txt has 2 lines
+    but the hypothesis close.txt has 4; not scored") and ended with "none of the 3 systems could
+    be scored": the systems blamed for the reference. Two or more systems read, all of one length
+    that is not the references', name the references, exit 1, as meta-eval names its reference
+    (errors.odd_reference). One system of another length is still its own fault."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    lines = (d / "ref.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    base = ["paraeval", "--resources", "none", "-i", "close.txt", "far.txt", "copy.txt"]
+    for text, count in (("".join(lines[:2]), "2 lines"), ("", "0 lines")):
+        (d / "short.txt").write_text(text, encoding="utf-8")
+        code, out, err = run(capsys, *base, "-r", "short.txt")
+        assert (code, out) == (1, "") and "not scored" not in err
+        assert err == (f"paralign paraeval: error: short.txt: {count}, but each of the 3 system outputs has 4: a "
+                       "reference of the systems' test set has as many lines as they have\n")
+    code, out, err = run(capsys, *base, "-r", "short.txt", "-r", "short.txt")  # each reference named
+    assert code == 1 and err.startswith("paralign paraeval: error: short.txt and short.txt: 0 lines, but ")
+    (d / "cut.txt").write_text("".join(lines[:2]), encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "--resources", "none", "-r", "ref.txt", "-i", "close.txt", "cut.txt")
+    assert code == 0 and "ref.txt has 4 lines but the hypothesis cut.txt has 2; not scored" in err
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["close.txt"]
