@@ -125,15 +125,16 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
 
 
 def odd_reference(count: int, lengths: Sequence[int]) -> str | None:
-    """Why references of `count` lines, not the system outputs of `lengths` lines, are the files at
-    fault (paraeval's -r, meta-eval's WMT reference), or None: two or more outputs, all of one
-    length that is not `count`. Each output was reported as of the wrong length instead, and the
-    run ended with none of them scored. One output, or outputs of several lengths, say nothing of
-    the reference: each is then its own fault."""
+    """The one error to raise, naming the references (paraeval's -r, meta-eval's WMT reference) of
+    `count` lines, when the system outputs of `lengths` lines are two or more, all of one length
+    that is not `count`: the references and the outputs are of two test sets, or one side is cut
+    short, and each output was reported as of the wrong length instead, the run ending with none
+    of them scored. None otherwise: one output, or outputs of several lengths, are each their own
+    fault."""
     if len(lengths) < 2 or len(set(lengths)) != 1 or lengths[0] == count:
         return None
     return (f"{counted(count, 'line')}, but each of the {counted(len(lengths), 'system output')} has "
-            f"{lengths[0]}: a reference of the systems' test set has as many lines as they have")
+            f"{lengths[0]}: the reference and the outputs are not of one test set, or one side is cut short")
 
 
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:

@@ -496,13 +496,15 @@ def test_fewer_than_3_systems_left_give_null_correlations_with_the_reason(tmp_pa
 
 
 def test_every_system_file_bad_is_an_error(tmp_path, capsys):
-    """Nothing left to correlate: exit 1 saying so, each file reported."""
+    """Nothing left to correlate: exit 1 saying so, each file reported. (Outputs all of one length
+    that is not the reference's are one error naming the reference instead: errors.odd_reference.)"""
     root = _wmt(tmp_path)
-    for name in ("Good", "Mid", "Bad"):
-        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(b"x\n")
+    for name, text in (("Good", b"x\n"), ("Mid", b"x\ny\n"), ("Bad", b"x\n\xff\nz\n")):
+        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(text)
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
-    assert err.count("1 line, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
+    assert "1 line, expected 3" in err and "2 lines, expected 3" in err and "hyp.Bad.en:2: not UTF-8" in err
+    assert "none of the 3 systems with human scores could be read" in err
 
 
 def test_a_reference_shorter_than_every_system_is_the_error_not_each_system(tmp_path, capsys):
@@ -514,8 +516,8 @@ def test_a_reference_shorter_than_every_system_is_the_error_not_each_system(tmp_
     ref.write_text("the cat sat on the mat\nprices went up sharply\n", encoding="utf-8")
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
-    assert err.endswith(f"paralign meta-eval: error: {ref}: 2 lines, but each of the 3 system outputs has 3: a "
-                        "reference of the systems' test set has as many lines as they have\n")
+    assert err.endswith(f"paralign meta-eval: error: {ref}: 2 lines, but each of the 3 system outputs has 3: "
+                        "the reference and the outputs are not of one test set, or one side is cut short\n")
     assert "expected 2" not in err and "could be read" not in err
 
 

@@ -878,8 +878,8 @@ def test_references_of_another_length_than_every_system_are_the_error(tmp_path, 
         (d / "short.txt").write_text(text, encoding="utf-8")
         code, out, err = run(capsys, *base, "-r", "short.txt")
         assert (code, out) == (1, "") and "not scored" not in err
-        assert err == (f"paralign paraeval: error: short.txt: {count}, but each of the 3 system outputs has 4: a "
-                       "reference of the systems' test set has as many lines as they have\n")
+        assert err == (f"paralign paraeval: error: short.txt: {count}, but each of the 3 system outputs has 4: "
+                       "the reference and the outputs are not of one test set, or one side is cut short\n")
     code, out, err = run(capsys, *base, "-r", "short.txt", "-r", "short.txt")  # each reference named
     assert code == 1 and err.startswith("paralign paraeval: error: short.txt and short.txt: 0 lines, but ")
     (d / "cut.txt").write_text("".join(lines[:2]), encoding="utf-8")

@@ -345,8 +345,8 @@ def load_wmt(
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
     systems' figures (the caller reports it, and decides when too few systems are left). When
-    two or more outputs are read and all have one length, not the first reference's, the
-    reference is at fault: MismatchError naming it (:func:`_check_reference_length`).
+    two or more outputs are read and all have one length, not the first reference's, one
+    MismatchError names the reference (:func:`_check_reference_length`).
     """
     ref_paths = reference_files(root, pair)
     if not ref_paths:
@@ -403,8 +403,8 @@ def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchErr
 
 def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:
     """MismatchError naming the `reference` (of `count` lines) when the system outputs `read`
-    say it is the odd one (:func:`paralign.errors.odd_reference`: two or more, all of one length,
-    not its): cut short, empty, of another test set. Each system was left out as of the wrong
+    are two or more of one length, not its (:func:`paralign.errors.odd_reference`): of another
+    test set, or one side cut short (an empty reference). Each system was left out as of the wrong
     length instead, and the run ended with "none of the 3 systems with human scores could be
     read"."""
     fault = odd_reference(count, [len(lines) for lines in read.values() if isinstance(lines, tuple)])
