@@ -109,6 +109,25 @@ def test_bad_segment_files(tmp_path):
         load_segment_scores(root, "xx-en")
 
 
+def test_a_segment_file_with_no_row_is_a_data_error_naming_it(tmp_path):
+    """An empty line map (or its header alone) was read as no SID: the error named the segment
+    scores' first row ("SID 1 is not in seg-line-map-xx-en.tsv"), not the map. Either file with
+    no row is now an error naming it."""
+    root = _fake(tmp_path)
+    humaneval = root / "humaneval"
+    for line_map in ("", "SID\tline\tdoc_id\n", "SID\tline\tdoc_id\n\n"):
+        _segment_files(root, "Nemo.1 1 90 0.9 2\n", line_map)
+        with pytest.raises(FormatError) as caught:
+            load_segment_scores(root, "xx-en")
+        assert str(caught.value) == (f"{humaneval / 'seg-line-map-xx-en.tsv'}: no rows (expected a header "
+                                     "starting 'SID', then a row of 2 or more fields a line)")
+    _segment_files(root, "")
+    for scores in ("", "SYS SID RAW.SCR Z.SCR N\n"):
+        (humaneval / "ad-seg-scores-xx-en.csv").write_text(scores, encoding="utf-8")
+        with pytest.raises(FormatError, match=r"ad-seg-scores-xx-en\.csv: no rows \(expected a header starting 'SYS'"):
+            load_segment_scores(root, "xx-en")
+
+
 def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path):
     """One system output of another length, with a byte that is not UTF-8, or that cannot be
     opened stopped load_wmt (and so meta-eval) with a MismatchError, FormatError or

@@ -184,7 +184,11 @@ class SegmentScore:
 
 
 def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of a whitespace table whose first line starts with `header`."""
+    """(line number, fields) of a whitespace table whose first line starts with `header`;
+    FormatError naming the file when it has no row (empty, or a header alone): an empty line map
+    was read as no SID, and the error named the segment scores' first row ("SID 1 is not in
+    seg-line-map-de-en.tsv"), not the map."""
+    rows = 0
     data_file(path, "not found")
     for number, line in enumerate(iter_lines(path), start=1):
         if number == 1:
@@ -196,7 +200,11 @@ def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list
         fields = line.split()
         if len(fields) < width:
             raise FormatError(f"expected {width} fields", source=str(path), line=number)
+        rows += 1
         yield number, fields
+    if not rows:
+        raise FormatError(f"no rows (expected a header starting {header!r}, then a row of {width} or more fields "
+                          "a line)", source=str(path))
 
 
 def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int]]:
