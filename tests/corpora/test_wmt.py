@@ -128,6 +128,21 @@ def test_a_segment_file_with_no_row_is_a_data_error_naming_it(tmp_path):
             load_segment_scores(root, "xx-en")
 
 
+def test_a_row_of_too_few_fields_says_how_many_it_has(tmp_path):
+    """A human-scores row or a segment-file row of too few fields said what was expected, not
+    what the line held ("expected 5 fields"), as the other readers say ("found 4")."""
+    root = _fake(tmp_path)
+    path = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    path.write_text("70.1 0.2 10 12 Allegro.eu\n", encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        load_human_scores(root, "xx-en")
+    assert str(caught.value) == f"{path}:1: expected 6 fields, 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME', found 5"
+    path.write_text("69 0.1 10 12 Nemo.1 Nemo-X\n", encoding="utf-8")
+    _segment_files(root, "Nemo.1 1 90 0.9\n")
+    with pytest.raises(FormatError, match=r"ad-seg-scores-xx-en\.csv:2: expected 5 or more fields, found 4$"):
+        load_segment_scores(root, "xx-en")
+
+
 def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path):
     """One system output of another length, with a byte that is not UTF-8, or that cannot be
     opened stopped load_wmt (and so meta-eval) with a MismatchError, FormatError or

@@ -149,8 +149,8 @@ def load_human_scores(
         rows += 1
         fields = line.split(None, 5)
         if len(fields) != 6:
-            raise FormatError("expected 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME'", source=str(path),
-                              line=number)
+            raise FormatError(f"expected 6 fields, 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME', found {len(fields)}",
+                              source=str(path), line=number)
         try:
             score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
                                int_field(fields[2]), int_field(fields[3]))
@@ -199,7 +199,7 @@ def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list
             continue
         fields = line.split()
         if len(fields) < width:
-            raise FormatError(f"expected {width} fields", source=str(path), line=number)
+            raise FormatError(f"expected {width} or more fields, found {len(fields)}", source=str(path), line=number)
         rows += 1
         yield number, fields
     if not rows:
