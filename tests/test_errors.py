@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from paralign.errors import is_text, lone_surrogate
+from paralign.errors import is_text, lone_surrogate, odd_reference
 
 _DECODED_SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -72,3 +72,13 @@ def test_it_agrees_with_the_decoded_value_of_any_string() -> None:
 
 def test_is_text() -> None:
     assert is_text("caf\u00e9 \U0001f600") and not is_text("a\ud800")
+
+
+def test_the_reference_is_at_fault_when_every_output_has_another_one_length():
+    """paraeval's and meta-eval's one rule: two or more outputs of one length, not the
+    reference's, name the reference; one output, or outputs of several lengths, do not."""
+    assert odd_reference(2, [3, 3]) == ("2 lines, but each of the 2 system outputs has 3: the reference and the "
+                                        "outputs are not of one test set, or one side is cut short")
+    assert odd_reference(1, [0, 0, 0]).startswith("1 line, but each of the 3 system outputs has 0")
+    for count, lengths in ((2, [3]), (2, [3, 4]), (2, [2, 2]), (2, []), (2, [2, 3, 3])):
+        assert odd_reference(count, lengths) is None

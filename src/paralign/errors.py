@@ -7,7 +7,7 @@ import json
 import os
 import re
 import stat
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, cast
 
@@ -122,6 +122,19 @@ def counted(n: int, noun: str, plural: str | None = None) -> str:
     """`n` and its noun in English, for messages: ``1 line``, ``2 lines`` (`plural` when not
     noun + s)."""
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def odd_reference(count: int, lengths: Sequence[int]) -> str | None:
+    """The one error to raise, naming the references (paraeval's -r, meta-eval's WMT reference) of
+    `count` lines, when the system outputs of `lengths` lines are two or more, all of one length
+    that is not `count`: the references and the outputs are of two test sets, or one side is cut
+    short, and each output was reported as of the wrong length instead, the run ending with none
+    of them scored. None otherwise: one output, or outputs of several lengths, are each their own
+    fault."""
+    if len(lengths) < 2 or len(set(lengths)) != 1 or lengths[0] == count:
+        return None
+    return (f"{counted(count, 'line')}, but each of the {counted(len(lengths), 'system output')} has "
+            f"{lengths[0]}: the reference and the outputs are not of one test set, or one side is cut short")
 
 
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:

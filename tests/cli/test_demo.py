@@ -110,4 +110,30 @@ def test_examples_given_the_gold_file_itself_reads_it(tmp_path: Path, capsys) ->
     assert main(["demo", "--examples", str(gold), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["scores"]["pairs"] == 2
     assert main(["demo", "--examples", str(tmp_path / "absent")]) == 2
-    assert f"{tmp_path / 'absent' / 'gold.jsonl'}: demo gold not found" in capsys.readouterr().err
+    assert f"{tmp_path / 'absent'}: no such file or folder (--examples: " in capsys.readouterr().err
+
+
+def test_examples_say_what_is_wrong_with_the_gold(tmp_path: Path, capsys) -> None:
+    """A gold.jsonl that is a directory was "demo gold not found", as if the folder had none;
+    a missing --examples was named as its gold.jsonl ("absent/gold.jsonl: demo gold not found").
+    Each says what is wrong, exit 2 as for every input that cannot be opened."""
+    (tmp_path / "odd" / "gold.jsonl").mkdir(parents=True)
+    (tmp_path / "none").mkdir()
+    for given, message in ((tmp_path / "odd", f"{tmp_path / 'odd' / 'gold.jsonl'}: is a directory, not a file\n"),
+                           (tmp_path / "none", f"{tmp_path / 'none' / 'gold.jsonl'}: demo gold not found (--examples: "),
+                           (tmp_path / "absent", f"{tmp_path / 'absent'}: no such file or folder (--examples: ")):
+        assert main(["demo", "--examples", str(given)]) == 2
+        assert capsys.readouterr().err.startswith(f"paralign demo: error: {message}")
+
+
+def test_the_report_names_the_gold_file_given(tmp_path: Path, capsys) -> None:
+    """`--examples FILE --report R` named the gold `FILE/gold.jsonl` in the report, a file that is
+    not there: the report joined gold.jsonl to --examples whatever it named."""
+    gold = tmp_path / "mine.jsonl"
+    gold.write_text("\n".join((DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]) + "\n",
+                    encoding="utf-8")
+    report = tmp_path / "r.html"
+    assert main(["demo", "--examples", str(gold), "--report", str(report)]) == 0
+    capsys.readouterr()
+    page = report.read_text(encoding="utf-8")
+    assert f"{gold} · " in page and "mine.jsonl/gold.jsonl" not in page

@@ -203,7 +203,27 @@ def test_segment_level_needs_the_line_map(tmp_path, capsys):
     root = _wmt(tmp_path)
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu",
                  "--level", "segment"]) == 1
-    assert "seg-line-map-de-en.tsv not found" in capsys.readouterr().err
+    assert "seg-line-map-de-en.tsv: not found" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ad-sys-ranking-de-en-z-names.csv", "seg-line-map-de-en.tsv",
+                                  "ad-seg-scores-de-en.csv", "reference"])
+def test_a_wmt_file_that_is_a_directory_is_a_usage_error_as_every_input(tmp_path, capsys, name):
+    """docs/CLI.md, Exit status: a directory where an input file should be is exit 2
+    (InputFileError.cannot_open). A reference that was one was; the human scores, the line map
+    and the segment scores were "not found", exit 1, as if the folder lacked them. A file the
+    folder lacks is still missing data (ResourceMissingError, exit 1: the line map's test above)."""
+    root = _wmt(tmp_path)
+    _segments(root)
+    if name == "reference":
+        path = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    else:
+        path = root / "humaneval" / name
+    path.unlink()
+    path.mkdir()
+    code = main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--level", "both"])
+    assert (code, capsys.readouterr().err) == (2, f"paralign meta-eval: error: {path}: is a directory, not a file\n")
 
 
 def test_paraeval_configs_headline_and_ter(tmp_path, capsys):
@@ -476,13 +496,29 @@ def test_fewer_than_3_systems_left_give_null_correlations_with_the_reason(tmp_pa
 
 
 def test_every_system_file_bad_is_an_error(tmp_path, capsys):
-    """Nothing left to correlate: exit 1 saying so, each file reported."""
+    """Nothing left to correlate: exit 1 saying so, each file reported. (Outputs all of one length
+    that is not the reference's are one error naming the reference instead: errors.odd_reference.)"""
     root = _wmt(tmp_path)
-    for name in ("Good", "Mid", "Bad"):
-        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(b"x\n")
+    for name, text in (("Good", b"x\n"), ("Mid", b"x\ny\n"), ("Bad", b"x\n\xff\nz\n")):
+        (root / "txt" / "system-outputs" / f"newstest2021.de-en.hyp.{name}.en").write_bytes(text)
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
     err = capsys.readouterr().err
-    assert err.count("1 line, expected 3") == 3 and "none of the 3 systems with human scores could be read" in err
+    assert "1 line, expected 3" in err and "2 lines, expected 3" in err and "hyp.Bad.en:2: not UTF-8" in err
+    assert "none of the 3 systems with human scores could be read" in err
+
+
+def test_a_reference_shorter_than_every_system_is_the_error_not_each_system(tmp_path, capsys):
+    """A reference cut short left each system out ("3 lines, expected 2", three warnings) and
+    ended with "none of the 3 systems with human scores could be read": now one error names the
+    reference, exit 1 (a data error), and no system is blamed."""
+    root = _wmt(tmp_path)
+    ref = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    ref.write_text("the cat sat on the mat\nprices went up sharply\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]) == 1
+    err = capsys.readouterr().err
+    assert err.endswith(f"paralign meta-eval: error: {ref}: 2 lines, but each of the 3 system outputs has 3: "
+                        "the reference and the outputs are not of one test set, or one side is cut short\n")
+    assert "expected 2" not in err and "could be read" not in err
 
 
 def test_segment_scores_of_no_system_scored_is_a_data_error_naming_the_file(tmp_path, capsys):
@@ -717,10 +753,14 @@ def test_a_scores_file_that_cannot_be_used_is_an_error_naming_it(tmp_path, capsy
                     "Bad\t1\t0\nBad\t2\t0\nBad\t3\t0\n", encoding="utf-8")
     assert main([*base, "--scores", str(mine)]) == 1
     assert f"{mine}:3: segment 4 of system 'Good' is past the last line (3)" in capsys.readouterr().err
-    for empty in ("", "system\tsegment\tscore\n\n"):  # docs/CLI.md, Empty input: an evaluator's, exit 1
+    # docs/CLI.md, Empty input: an evaluator's, exit 1; the message lists what --scores takes (a
+    # header system<TAB>score alone was "expected 3 TAB-separated fields" at line 1)
+    for empty in ("", "system\tsegment\tscore\n\n", "system\tscore\n"):
         mine.write_text(empty, encoding="utf-8")
         assert main([*base, "--scores", str(mine)]) == 1
-        assert f"{mine}: no scores (expected system<TAB>segment<TAB>score lines)" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert f"{mine}: no scores: expected system<TAB>segment<TAB>score lines (segment scores), SYSNAME SCORE " in err
+        assert "or a WMT metrics-task submission file" in err
     assert main([*base, "--scores", f"bleu={mine}"]) == 2
     assert "argument --scores: the name 'bleu' is a built-in metric's" in capsys.readouterr().err
 
@@ -1268,3 +1308,8 @@ def test_wmt21_automatic_scores_given_to_scores_say_what_the_file_is(tmp_path, c
     err = capsys.readouterr().err
     assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in err and "--metrics bleu,chrf" in err
     assert "could not convert" not in err
+    rows = path.read_text(encoding="utf-8").splitlines(keepends=True)[1:]  # tail -n +2: the rows tell it
+    path.write_text("".join(rows), encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+                 "--scores", str(path)]) == 1
+    assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in capsys.readouterr().err

@@ -845,3 +845,44 @@ def test_a_table_whose_name_holds_a_bar_is_a_usage_error(files, capsys):
     err = capsys.readouterr().err
     assert f"argument --table: {bar}: the file's name 't|x.tsv' holds '|', which separates a signature's" in err
     assert "copy or link the file under another name" in err
+
+
+@pytest.mark.parametrize("bad", ["missing.txt", "folder"])
+def test_a_system_file_that_cannot_be_opened_is_a_usage_error_before_any_work(tmp_path, capsys, monkeypatch, bad):
+    """docs/CLI.md, Exit status: a missing or directory input is exit 2 in every command, as
+    ``align MISSING`` and ``similarity --pairs MISSING`` are. Among many -i too: a name typed
+    wrong is the command line's mistake, not an item to leave out (an empty, undecodable or
+    short system is one: reported and left out), and it is found before the scorer loads."""
+    from paralign.metrics.paraeval import scoring
+
+    d = _systems(tmp_path, 4)
+    (d / "folder").mkdir()
+    monkeypatch.setattr(scoring, "scorer", lambda *a, **k: pytest.fail("the scorer was built"))
+    code, out, err = run(capsys, "paraeval", "-r", str(d / "ref.txt"), "-i", str(d / "close.txt"), str(d / bad),
+                         "--resources", "none")
+    reason = "no such file" if bad == "missing.txt" else "is a directory, not a file"
+    assert (code, out, err) == (2, "", f"paralign paraeval: error: {d / bad}: {reason}\n")
+
+
+def test_references_of_another_length_than_every_system_are_the_error(tmp_path, capsys, monkeypatch):
+    """A reference cut short (or empty) beside many -i reported each system ("ref.txt has 2 lines
+    but the hypothesis close.txt has 4; not scored") and ended with "none of the 3 systems could
+    be scored": the systems blamed for the reference. Two or more systems read, all of one length
+    that is not the references', name the references, exit 1, as meta-eval names its reference
+    (errors.odd_reference). One system of another length is still its own fault."""
+    d = _systems(tmp_path, 4)
+    monkeypatch.chdir(d)
+    lines = (d / "ref.txt").read_text(encoding="utf-8").splitlines(keepends=True)
+    base = ["paraeval", "--resources", "none", "-i", "close.txt", "far.txt", "copy.txt"]
+    for text, count in (("".join(lines[:2]), "2 lines"), ("", "0 lines")):
+        (d / "short.txt").write_text(text, encoding="utf-8")
+        code, out, err = run(capsys, *base, "-r", "short.txt")
+        assert (code, out) == (1, "") and "not scored" not in err
+        assert err == (f"paralign paraeval: error: short.txt: {count}, but each of the 3 system outputs has 4: "
+                       "the reference and the outputs are not of one test set, or one side is cut short\n")
+    code, out, err = run(capsys, *base, "-r", "short.txt", "-r", "short.txt")  # each reference named
+    assert code == 1 and err.startswith("paralign paraeval: error: short.txt and short.txt: 0 lines, but ")
+    (d / "cut.txt").write_text("".join(lines[:2]), encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "--resources", "none", "-r", "ref.txt", "-i", "close.txt", "cut.txt")
+    assert code == 0 and "ref.txt has 4 lines but the hypothesis cut.txt has 2; not scored" in err
+    assert [line.split("\t")[0] for line in out.splitlines()] == ["close.txt"]

@@ -109,6 +109,40 @@ def test_bad_segment_files(tmp_path):
         load_segment_scores(root, "xx-en")
 
 
+def test_a_segment_file_with_no_row_is_a_data_error_naming_it(tmp_path):
+    """An empty line map (or its header alone) was read as no SID: the error named the segment
+    scores' first row ("SID 1 is not in seg-line-map-xx-en.tsv"), not the map. Either file with
+    no row is now an error naming it."""
+    root = _fake(tmp_path)
+    humaneval = root / "humaneval"
+    for line_map in ("", "SID\tline\tdoc_id\n", "SID\tline\tdoc_id\n\n"):
+        _segment_files(root, "Nemo.1 1 90 0.9 2\n", line_map)
+        with pytest.raises(FormatError) as caught:
+            load_segment_scores(root, "xx-en")
+        assert str(caught.value) == (f"{humaneval / 'seg-line-map-xx-en.tsv'}: no rows (expected a header "
+                                     "starting 'SID', then a row of 2 or more fields a line)")
+    _segment_files(root, "")
+    for scores in ("", "SYS SID RAW.SCR Z.SCR N\n"):
+        (humaneval / "ad-seg-scores-xx-en.csv").write_text(scores, encoding="utf-8")
+        with pytest.raises(FormatError, match=r"ad-seg-scores-xx-en\.csv: no rows \(expected a header starting 'SYS'"):
+            load_segment_scores(root, "xx-en")
+
+
+def test_a_row_of_too_few_fields_says_how_many_it_has(tmp_path):
+    """A human-scores row or a segment-file row of too few fields said what was expected, not
+    what the line held ("expected 5 fields"), as the other readers say ("found 4")."""
+    root = _fake(tmp_path)
+    path = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    path.write_text("70.1 0.2 10 12 Allegro.eu\n", encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        load_human_scores(root, "xx-en")
+    assert str(caught.value) == f"{path}:1: expected 6 fields, 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME', found 5"
+    path.write_text("69 0.1 10 12 Nemo.1 Nemo-X\n", encoding="utf-8")
+    _segment_files(root, "Nemo.1 1 90 0.9\n")
+    with pytest.raises(FormatError, match=r"ad-seg-scores-xx-en\.csv:2: expected 5 or more fields, found 4$"):
+        load_segment_scores(root, "xx-en")
+
+
 def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path):
     """One system output of another length, with a byte that is not UTF-8, or that cannot be
     opened stopped load_wmt (and so meta-eval) with a MismatchError, FormatError or
@@ -134,6 +168,34 @@ def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path)
         load_wmt(root, "xx-en")
 
 
+def test_a_reference_of_another_length_than_every_system_is_the_one_named(tmp_path):
+    """A reference cut short (or empty) left every system out as "3 lines, expected 2" and the run
+    ended with "none of the 3 systems ... could be read": the systems blamed for the reference.
+    When two or more outputs were read and all have one length, not the reference's, the error
+    names the reference. One output of another length is still that system's fault."""
+    root = _fake(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.xx-en.ref.A.en").write_text("a b\nc d\n", encoding="utf-8")
+    (refs / "newstest2021.xx-en.ref.B.en").write_text("a b\nc d\n", encoding="utf-8")
+    outs = root / "txt" / "system-outputs"
+    (outs / "newstest2021.xx-en.hyp.Other.en").write_text("x\ny\nz\n", encoding="utf-8")
+    for text in ("a b\nc d\n", ""):
+        (refs / "newstest2021.xx-en.ref.A.en").write_text(text, encoding="utf-8")
+        with pytest.raises(MismatchError) as caught:
+            load_wmt(root, "xx-en", ["A"])
+        count = text.count("\n")
+        assert str(caught.value) == (f"{refs / 'newstest2021.xx-en.ref.A.en'}: {count} lines, but each of the 3 "
+                                     "system outputs has 3: the reference and the outputs are not of one "
+                                     "test set, or one side is cut short")
+    (outs / "newstest2021.xx-en.hyp.Nemo-X.en").write_text("a b\nc d\n", encoding="utf-8")  # one has its length
+    (refs / "newstest2021.xx-en.ref.A.en").write_text("a b\nc d\n", encoding="utf-8")
+    data = load_wmt(root, "xx-en", ["A"])
+    assert list(data.systems) == ["Nemo-X"] and [s.name for s in data.skipped] == ["Allegro.eu", "Other"]
+    for name in ("Allegro.eu", "Nemo-X"):  # one output read, of another length: its own fault
+        (outs / f"newstest2021.xx-en.hyp.{name}.en").write_bytes(b"\xff\n")
+    assert [s.reason for s in load_wmt(root, "xx-en", ["A"]).skipped][-1] == "3 lines, expected 2"
+
+
 def test_bad_human_scores_and_missing_folder(tmp_path):
     root = _fake(tmp_path)
     (root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv").write_text(
@@ -146,6 +208,22 @@ def test_bad_human_scores_and_missing_folder(tmp_path):
     bad.write_bytes(b"ok\ncaf\xe9\n")
     with pytest.raises(FormatError, match="latin1.txt:2"):
         list(iter_lines(bad))
+
+
+def test_a_human_scores_file_without_rows_is_a_data_error_naming_it(tmp_path):
+    """An empty ad-sys-ranking file (or blank lines) gave no scores without a word: meta-eval then
+    reported every output as having "no human score" and ended with "no system has both an output
+    file and a human score". A file of HUMAN rows alone is still read (HUMAN left out)."""
+    root = _fake(tmp_path)
+    path = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    for text in ("", "\n \n"):
+        path.write_text(text, encoding="utf-8")
+        with pytest.raises(FormatError) as caught:
+            load_human_scores(root, "xx-en")
+        assert str(caught.value) == (f"{path}: no human scores for xx-en (expected lines 'RAW.SCR Z.SCR N N.ALL "
+                                     "SYS_ID NAME')")
+    path.write_text("60 -0.1 10 12 HUMAN.0 HUMAN\n", encoding="utf-8")
+    assert load_human_scores(root, "xx-en") == {}
 
 
 def test_real_counts(data):
@@ -296,98 +374,3 @@ def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message)
     _segment_files(root, "", line_map)
     with pytest.raises(FormatError, match=message):
         load_segment_lines(root, "xx-en")
-
-
-def test_system_scores_are_read_and_told_from_segment_scores_by_their_layout():
-    """``system<TAB>score`` lines (WMT21's scores/COMET files, mt-metrics-eval's *.sys.score) are
-    system scores, read with their lines; ``system<TAB>segment<TAB>score`` lines segment scores;
-    a header (line 1) or blank lines do not decide. A line of the other layout, a score that is not a
-    finite number, a system given twice or no score is an error naming the file and line."""
-    from paralign.corpora.wmt import GivenScore, read_system_scores, scores_layout
-
-    assert scores_layout(["system\tscore", "", "A\t0.5", "A\t1\t0.5"]) == "system"
-    assert scores_layout(["system\tsegment\tscore", "A\t1\t0.5"]) == "segment"
-    assert scores_layout(["A"]) == "segment"  # one field: read_metric_scores says what is wrong
-    assert read_system_scores(["System\tScore", "A\t0.5", "", "B\t-1e-3\r"], "f.tsv") == {
-        "A": GivenScore(0.5, 2), "B": GivenScore(-0.001, 4)}
-    for lines, message in ((["A\t0.5", "B\t1\t0.5"], "f.tsv:2: expected 2 fields (system, score)"),
-                           (["A\tnan"], "f.tsv:1: the score of system 'A': "),
-                           (["A\t1", "B\t2", "A\t3"], "f.tsv:3: system 'A' given twice (first on line 1)"),
-                           (["system\tscore", ""], "f.tsv: no scores (expected system<TAB>score lines)")):
-        with pytest.raises(FormatError) as caught:
-            read_system_scores(lines, "f.tsv")
-        assert str(caught.value).startswith(message), str(caught.value)
-
-
-def _plain(scores: dict) -> dict:
-    """system -> segment -> score of a reader's system -> segment -> GivenScore (lines aside)."""
-    return {system: {k: given.score for k, given in by_k.items()} for system, by_k in scores.items()}
-
-
-def test_mt_metrics_eval_score_files_are_read_by_the_lines_of_each_system():
-    """mt-metrics-eval's score files are ``SYSNAME SCORE`` lines, blank-separated (its README: "Blanks
-    designate any amount of whitespace"; ``data.ReadScoreFile`` splits on any): a ``*.sys.score``
-    one line a system, a ``*.seg.score`` a block of lines a system, one a segment in the test set's
-    order (no segment number). Before, a ``*.seg.score`` was read as system scores ("system 'A'
-    given twice", line 2) and a blank-separated file as a line of one field; now the number of
-    lines of each system decides, and systems whose counts part are an error naming the line."""
-    from paralign.corpora.wmt import (
-        GivenScore,
-        read_segment_blocks,
-        read_segment_scores,
-        read_system_scores,
-        scores_layout,
-    )
-
-    sys_score = ["A 0.5", "B  -1e-3", "C\t2"]
-    seg_score = ["A\t0.1", "A\t0.2", "A\t0.3", "B 1", "B 2", "B 3"]
-    assert scores_layout(sys_score) == "system"
-    assert read_system_scores(sys_score, "m.sys.score") == {
-        "A": GivenScore(0.5, 1), "B": GivenScore(-0.001, 2), "C": GivenScore(2.0, 3)}
-    assert scores_layout(seg_score) == "blocks"
-    assert scores_layout(["system\tscore", *seg_score]) == "blocks"
-    blocks = {"A": {1: GivenScore(0.1, 1), 2: GivenScore(0.2, 2), 3: GivenScore(0.3, 3)},
-              "B": {1: GivenScore(1.0, 4), 2: GivenScore(2.0, 5), 3: GivenScore(3.0, 6)}}
-    assert read_segment_blocks(seg_score, "m.seg.score") == blocks
-    assert read_segment_scores(seg_score, "m.seg.score") == blocks
-    # the same scores as system<TAB>segment<TAB>score lines read alike
-    rows = [f"{s}\t{k}\t{g.score!r}" for s, by_k in blocks.items() for k, g in by_k.items()]
-    assert _plain(read_segment_scores(rows, "f")) == _plain(blocks)
-    for lines, message in (
-            (["A 1", "B 2", "A 3"], "f:3: system 'A' has 2 lines, 1 other system has 1: a file of SYSNAME SCORE "
-                                    "lines has one line a system (system scores, *.sys.score) or, for every system, "
-                                    "one a segment in the test set's order (segment scores, *.seg.score)"),
-            ([*seg_score[:5], "C 1", "C 2", "C 3"], "f:5: system 'B' has 2 lines, 2 other systems have 3: "),
-            ([*seg_score, "B 4", "C 1", "C 2", "C 3"], "f:7: system 'B' has 4 lines, 2 other systems have 3: "),
-            ([*seg_score, "A 0.4 x"], "f:7: expected 2 fields (system, score), found 3"),
-            (["A 0.1", "A nan"], "f:2: the score of system 'A': "),
-            (["A 0.1", "A None"], "f:2: the score of system 'A': ")):
-        with pytest.raises(FormatError) as caught:
-            read_segment_scores(lines, "f")
-        assert str(caught.value).startswith(message), str(caught.value)
-    with pytest.raises(FormatError, match=r"^m.sys.score: system scores \(SYSNAME SCORE lines, one a system\), not "):
-        read_segment_scores(sys_score, "m.sys.score")
-
-
-def test_a_file_of_segment_scores_reads_alike_in_either_layout(tmp_path):
-    """A metric's own segment scores read from a file (its lines as `iter_lines` gives them: BOM
-    and CRLF dropped) only as system<TAB>segment<TAB>score lines: an mt-metrics-eval
-    ``*.seg.score`` was 'expected 3 TAB-separated fields'. Now either layout reads as ``meta-eval
-    --scores`` reads segment scores (the same rows either way), and a file of system scores is an
-    error naming it."""
-    from paralign.corpora.wmt import read_segment_scores
-
-    def load_metric_scores(path: Path) -> dict:
-        return read_segment_scores(list(iter_lines(path)), str(path))
-
-    seg = tmp_path / "m-refA.seg.score"
-    seg.write_bytes(b"\xef\xbb\xbfA\t0.5\r\nA\t0.25\r\nB\t1\r\nB\t2\r\n")  # BOM and CRLF, as every input
-    tsv = tmp_path / "m.tsv"
-    tsv.write_text("system\tsegment\tscore\nB\t2\t2\nA\t1\t0.5\nB\t1\t1\nA\t2\t0.25\n", encoding="utf-8")
-    assert _plain(load_metric_scores(seg)) == _plain(load_metric_scores(tsv)) == {
-        "A": {1: 0.5, 2: 0.25}, "B": {1: 1.0, 2: 2.0}}
-    assert load_metric_scores(seg)["B"][2].line == 4
-    system = tmp_path / "m-refA.sys.score"
-    system.write_text("A 0.5\nB 1\n", encoding="utf-8")
-    with pytest.raises(FormatError, match=r"m-refA.sys.score: system scores \(SYSNAME SCORE lines, one a system\)"):
-        load_metric_scores(system)

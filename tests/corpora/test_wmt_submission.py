@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from paralign.corpora.wmt import GivenScore
+from paralign.corpora.metric_scores import GivenScore
 from paralign.corpora.wmt_reference import NamedReference
 from paralign.corpora.wmt_submission import is_submission, read_submission
 from paralign.errors import FormatError
@@ -123,3 +123,19 @@ def test_wmt21_automatic_scores_are_refused_saying_what_the_file_is():
     assert message.startswith("automatic-scores.tsv:1: WMT21's scores/automatic-scores.tsv (header 'pair system id ")
     assert "the built-in metrics bleu and chrf compute these (meta-eval --metrics bleu,chrf)" in message
     assert "could not convert" not in message
+
+
+def test_wmt21_automatic_scores_without_their_header_are_told_by_their_rows():
+    """The same file without its header (``tail -n +2``, a grep of one pair's rows) was read as
+    submission rows, its pair taken for the metric and its system for the pair, and refused with
+    "no scores of de-en on newstest2021 (the file scores UEdin on 1, ...)". Its rows' shape (a
+    whole-number id, then True or False where a submission row has its reference) tells it: the
+    same error as with the header, at its first row."""
+    rows = ["", "de-en\tUEdin\t1\tTrue\tbleu-A\t31.2", "de-en\tUEdin\t1\tFALSE\tchrf-A\t58.1"]
+    with pytest.raises(FormatError) as caught:
+        read_submission(rows, "auto.tsv", "de-en")
+    assert str(caught.value).startswith("auto.tsv:2: WMT21's scores/automatic-scores.tsv (header 'pair system id ")
+    with pytest.raises(FormatError, match="^auto.tsv:1: WMT21's"):
+        read_submission(rows[2:], "auto.tsv", "de-en")
+    # a submission row of six fields is still one: its 4th field is its reference
+    assert _read(_rows("m de-en newstest2021 ref-A 1 0.5"), "f", "de-en") == ({"1": GivenScore(0.5, 1)}, {})

@@ -56,11 +56,7 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
     A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
     the gold has no pairs, EmptyScoringError when none of them can be read.
     """
-    given = Path(examples)
-    gold_path = given if given.is_file() else given / "gold.jsonl"  # the gold itself, or its folder
-    if not gold_path.is_file():
-        raise InputFileError("demo gold not found (pass --examples DIR, a folder holding gold.jsonl)",
-                             source=str(gold_path), errno=errno.EISDIR if gold_path.is_dir() else errno.ENOENT)
+    gold_path = gold_file(examples)
     items = _with_sentences(read_pairs(gold_path, "jsonl"), str(gold_path))
     if not items:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))
@@ -86,6 +82,25 @@ def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
     signature = alignment_signature(aligner, given_tokens=True, **gold_parts(gold_path, "sure", None))
     result = {"pairs": pairs, "scores": {**scores.to_dict(), "signature": signature}}
     return result, list(pair_results(gold, system, scores)), signature
+
+
+def gold_file(examples: str | Path) -> Path:
+    """The demo gold --examples names: the file itself, or gold.jsonl in the folder. InputFileError
+    (a usage error, exit 2) naming what is wrong: nothing at `examples`, or no gold.jsonl in the
+    folder. A gold.jsonl that is there but cannot be opened (a directory, no permission) is left
+    to the reader, which says so (``is a directory, not a file``), as for every input: it was
+    "demo gold not found", a folder there taken for no file."""
+    given = Path(examples)
+    if not given.exists():
+        raise InputFileError("no such file or folder (--examples: a folder holding gold.jsonl, or a gold "
+                             "JSONL file)", source=str(given), errno=errno.ENOENT)
+    if not given.is_dir():
+        return given
+    gold = given / "gold.jsonl"
+    if not gold.exists():
+        raise InputFileError("demo gold not found (--examples: a folder holding gold.jsonl, or a gold JSONL file)",
+                             source=str(gold), errno=errno.ENOENT)
+    return gold
 
 
 def _with_sentences(items: list[PairOrBad], name: str) -> list[PairOrBad]:
@@ -120,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
     if args.report is not None:
         from ..viz.reports import alignment_report
 
-        data = {**result["scores"], "gold": str(Path(args.examples) / "gold.jsonl"), "signature": signature}
+        data = {**result["scores"], "gold": str(gold_file(args.examples)), "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
         say(f"HTML report of the alignments: {Path(args.report).resolve()}")
     return 0

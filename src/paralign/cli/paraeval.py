@@ -13,6 +13,8 @@ from ..errors import (
     FormatError,
     InputFileError,
     MismatchError,
+    ParalignError,
+    odd_reference,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._cluster import add_cluster_options
@@ -243,16 +245,22 @@ def _check_references(paths: list[str], refs: list[list[str]]) -> None:
         raise MismatchError(f"the references differ in length: {lengths} (each has one line a segment)")
 
 
-def _read_system(path: str, refs: list[list[str]], ref_paths: list[str]) -> list[str]:
-    """One -i file's segments, checked against the references (an error names both files)."""
+def _read_system(path: str) -> list[str]:
+    """One -i file's segments; EmptyScoringError when it has none."""
     hyps = read_segments(path)
     if not hyps:  # an evaluator with nothing to score fails (docs/CLI.md, empty input)
         raise EmptyScoringError(f"{input_name(path)}: no hypothesis lines: nothing to score")
+    return hyps
+
+
+def _length_error(path: str, hyps: list[str], refs: list[list[str]], ref_paths: list[str]) -> MismatchError | None:
+    """The error naming both files when the -i file `path` (its `hyps`) has another length than
+    the references, else None."""
     for ref_path, stream in zip(ref_paths, refs, strict=True):
         if len(stream) != len(hyps):
-            raise MismatchError(f"{input_name(ref_path)} has {counted(len(stream), 'line')} but the "
-                                f"hypothesis {input_name(path)} has {len(hyps)}")
-    return hyps
+            return MismatchError(f"{input_name(ref_path)} has {counted(len(stream), 'line')} but the "
+                                 f"hypothesis {input_name(path)} has {len(hyps)}")
+    return None
 
 
 def _read_systems(args: argparse.Namespace, paths: list[str],
@@ -262,16 +270,33 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
     Many -i are a batch (docs/CLI.md, Batches): a system whose file is empty, not UTF-8 or of
     another length than the references is reported on stderr and left out, so the others are
     still scored. One -i, every system bad, or a bad baseline of --paired-bs stop the run (exit
-    1); a file that cannot be opened stops it as a usage error, as in every command."""
+    1); a file that cannot be opened stops it as a usage error, as in every command; and so do
+    references of another length than every system read, two or more of one length
+    (:func:`paralign.errors.odd_reference`, as meta-eval's): each system was reported bad for them."""
+    read: dict[int, list[str] | ParalignError] = {}
+    for k, path in enumerate(paths):
+        try:
+            read[k] = _read_system(path)
+        except (EmptyScoringError, FormatError, InputFileError) as exc:
+            if len(paths) == 1 or getattr(exc, "cannot_open", False):
+                raise
+            read[k] = exc
+    fault = odd_reference(len(refs[0]), [len(hyps) for hyps in read.values() if isinstance(hyps, list)])
+    if fault is not None:
+        raise MismatchError(fault, source=" and ".join(input_name(path) for path in args.reference))
     systems: list[tuple[str, list[str]]] = []
     bad: dict[int, tuple[str, str]] = {}
     for k, path in enumerate(paths):
-        try:
-            systems.append((path, _read_system(path, refs, args.reference)))
-        except (EmptyScoringError, MismatchError, FormatError, InputFileError) as exc:
-            if len(paths) == 1 or getattr(exc, "cannot_open", False):
-                raise
-            bad[k] = (path, str(exc))
+        hyps = read[k]
+        if isinstance(hyps, list):
+            error = _length_error(path, hyps, refs, args.reference)
+            if error is None:
+                systems.append((path, hyps))
+                continue
+            if len(paths) == 1:
+                raise error
+            hyps = error
+        bad[k] = (path, str(hyps))
     if args.paired_bs and 0 in bad:
         raise EmptyScoringError(f"the baseline of --paired-bs (the first -i) cannot be scored: {bad[0][1]}")
     for _, message in bad.values():

@@ -19,10 +19,9 @@ id, the txt files keep test-set order. ``humaneval/seg-line-map-<lp>.tsv`` (TAB,
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from ..errors import (
     FormatError,
@@ -31,6 +30,7 @@ from ..errors import (
     ParalignError,
     ResourceMissingError,
     counted,
+    odd_reference,
 )
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
@@ -99,6 +99,18 @@ def system_files(root: str | Path | None, pair: str) -> dict[str, Path]:
     return {p.name[len(prefix):-3]: p for p in sorted(folder.glob(f"{prefix}*.en"))}
 
 
+def data_file(path: Path, missing: str) -> Path:
+    """`path`, a file of the WMT folder that a loader reads; ResourceMissingError (``path:
+    missing``) when nothing is there: the folder lacks data, as a corpus not installed does. A
+    path that is there but cannot be opened (a directory, no permission) is left to the reader's
+    InputFileError (``is a directory, not a file``), as for every input (a usage error, exit 2):
+    a human-scores file that was a directory was "not found", exit 1, where a reference that was
+    one was exit 2."""
+    if not path.exists():
+        raise ResourceMissingError(f"{path}: {missing}")
+    return path
+
+
 @dataclass(frozen=True, slots=True)
 class HumanScore:
     """One row of ad-sys-ranking-<lp>-z-names.csv."""
@@ -123,18 +135,22 @@ def _finite(text: str) -> float:
 def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
-    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for)."""
-    path = wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv"
-    if not path.is_file():
-        raise ResourceMissingError(f"{path}: human scores for {pair} not found")
+    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for).
+    FormatError naming the file when it has no row (empty, blank lines): every output was
+    reported as having "no human score", and the run ended with "no system has both an output
+    file and a human score", not a word about the file."""
+    path = data_file(wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv",
+                     f"human scores for {pair} not found")
     out: dict[str, HumanScore] = {}
+    rows = 0
     for number, line in enumerate(iter_lines(path), start=1):
         if not line.strip():
             continue
+        rows += 1
         fields = line.split(None, 5)
         if len(fields) != 6:
-            raise FormatError("expected 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME'", source=str(path),
-                              line=number)
+            raise FormatError(f"expected 6 fields, 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME', found {len(fields)}",
+                              source=str(path), line=number)
         try:
             score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
                                int_field(fields[2]), int_field(fields[3]))
@@ -149,6 +165,9 @@ def load_human_scores(
             raise FormatError(f"SYS_ID {score.sys_id!r} of system {score.name!r} is that of {other!r} too",
                               source=str(path), line=number)
         out[score.name] = score
+    if not rows:
+        raise FormatError(f"no human scores for {pair} (expected lines 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME')",
+                          source=str(path))
     return out
 
 
@@ -165,9 +184,12 @@ class SegmentScore:
 
 
 def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of a whitespace table whose first line starts with `header`."""
-    if not path.is_file():
-        raise ResourceMissingError(f"{path} not found")
+    """(line number, fields) of a whitespace table whose first line starts with `header`;
+    FormatError naming the file when it has no row (empty, or a header alone): an empty line map
+    was read as no SID, and the error named the segment scores' first row ("SID 1 is not in
+    seg-line-map-de-en.tsv"), not the map."""
+    rows = 0
+    data_file(path, "not found")
     for number, line in enumerate(iter_lines(path), start=1):
         if number == 1:
             if not line.startswith(header):
@@ -177,8 +199,12 @@ def _table_rows(path: Path, header: str, width: int) -> Iterator[tuple[int, list
             continue
         fields = line.split()
         if len(fields) < width:
-            raise FormatError(f"expected {width} fields", source=str(path), line=number)
+            raise FormatError(f"expected {width} or more fields, found {len(fields)}", source=str(path), line=number)
+        rows += 1
         yield number, fields
+    if not rows:
+        raise FormatError(f"no rows (expected a header starting {header!r}, then a row of {width} or more fields "
+                          "a line)", source=str(path))
 
 
 def _segment_map(root: str | Path | None, pair: str) -> dict[int, tuple[int, int]]:
@@ -255,188 +281,6 @@ def load_segment_scores(
     return tuple(out)
 
 
-#: The header a file of a metric's own segment scores may start with (``meta-eval --scores``).
-SCORES_HEADER = ("system", "segment", "score")
-
-
-@dataclass(frozen=True, slots=True)
-class GivenScore:
-    """One segment score of a metric's own scores file: the score and the file's line holding it."""
-
-    score: float
-    line: int
-
-
-def line_number(text: str, source: str, line: int) -> int:
-    """A segment field of a scores file: the 1-based line of a system's output; FormatError
-    naming the `line` of `source` when it is not one."""
-    try:
-        k = int_field(text)
-    except ValueError:
-        k = 0
-    if k < 1:
-        raise FormatError(f"segment {text!r} is not a line number (1, 2, ...)", source=source, line=line)
-    return k
-
-
-def finite_score(text: str, what: str, source: str, line: int) -> float:
-    """A score field of a scores file as a float; FormatError naming the `line` of `source`
-    (``what: reason``) when it is not a finite number."""
-    try:
-        return _finite(text)
-    except ValueError as exc:
-        raise FormatError(f"{what}: {exc}", source=source, line=line) from None
-
-
-def read_metric_scores(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores (``meta-eval --scores``) from the `lines` of `source`:
-    TAB-separated ``system<TAB>segment<TAB>score`` lines, `segment` the 1-based line of the
-    system's output file, in any order (a first line ``system<TAB>segment<TAB>score`` is a
-    header; blank lines are skipped): system -> segment -> :class:`GivenScore`. FormatError
-    naming the line: not 3 fields, a segment that is not a line number, a score that is not a
-    finite number, a segment of a system given twice, or no score at all."""
-    out: dict[str, dict[int, GivenScore]] = {}
-    for number, (system, segment, score) in _score_rows(lines, source, SCORES_HEADER, ""):
-        k = line_number(segment, source, number)
-        value = finite_score(score, f"the score of system {system!r}, segment {k}", source, number)
-        put_once(out.setdefault(system, {}), k, GivenScore(value, number), f"segment {k} of system {system!r}", source)
-    if not out:
-        raise FormatError("no scores (expected system<TAB>segment<TAB>score lines)", source=source)
-    return out
-
-
-def put_once(given: dict[Any, GivenScore], key: Any, score: GivenScore, what: str, source: str) -> None:
-    """`score` into `given` at `key`; FormatError naming its line of `source` when `given` has a
-    score there (``what given twice (first on line N)``): the one check of every scores-file reader."""
-    if key in given:
-        raise FormatError(f"{what} given twice (first on line {given[key].line})", source=source, line=score.line)
-    given[key] = score
-
-
-def _score_rows(lines: Iterable[str], source: str, header: tuple[str, ...],
-                where: str) -> Iterator[tuple[int, list[str]]]:
-    """(line number, fields) of each row of a metric's scores file: stripped, blank lines and a
-    first line that is `header` (any case) skipped; FormatError naming the line for a row of
-    another number of fields than `header` has (`where`: said after the fields). Three fields
-    (``system<TAB>segment<TAB>score``) are TAB-separated; two (``SYSNAME SCORE``) as
-    :func:`_pair_fields` splits them."""
-    pairs = len(header) == 2
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
-        fields = _pair_fields(line) if pairs else [field.strip() for field in line.split("\t")]
-        if number == 1 and tuple(field.lower() for field in fields) == header:
-            continue
-        if len(fields) != len(header):
-            spelt = "" if pairs else "TAB-separated "
-            raise FormatError(f"expected {len(header)} {spelt}fields ({', '.join(header)}){where}, "
-                              f"found {len(fields)}", source=source, line=number)
-        yield number, fields
-
-
-def _pair_fields(line: str) -> list[str]:
-    """The fields of a ``SYSNAME SCORE`` row: TAB-separated when the line holds a TAB (a name may
-    then hold a space, as before), else separated by any run of blanks, as mt-metrics-eval's
-    README specifies its score files ("Blanks designate any amount of whitespace") and its
-    ``data.ReadScoreFile`` splits them (``line.split()``)."""
-    return [field.strip() for field in line.split("\t")] if "\t" in line else line.split()
-
-
-#: The header a system scores file may start with (``system<TAB>score``).
-SYSTEM_SCORES_HEADER = ("system", "score")
-
-
-def scores_layout(lines: Sequence[str]) -> str:
-    """How a metric's scores file (`lines`) is laid out, decided by its first line that is neither
-    blank nor a header: ``segment`` for ``system<TAB>segment<TAB>score`` lines (or any other
-    number of fields: :func:`read_metric_scores` says what is wrong with the line); for
-    ``SYSNAME SCORE`` lines (two fields, :func:`_pair_fields`: mt-metrics-eval's ``*.sys.score``
-    and ``*.seg.score``, WMT21's ``scores/COMET/<lp>/*.tsv``) the number of lines of each system
-    decides: ``system`` when each system has one (:func:`read_system_scores`), else ``blocks``,
-    each system's segment scores in the test set's order (:func:`read_segment_blocks`, which
-    names the line where the counts part)."""
-    for number, line in enumerate(lines, start=1):
-        fields = tuple(field.lower() for field in _pair_fields(line))
-        if not line.strip() or (number == 1 and fields in (SCORES_HEADER, SYSTEM_SCORES_HEADER)):
-            continue
-        if len(fields) != 2:
-            return "segment"
-        names = [row[0] for row in map(_pair_fields, lines) if len(row) == 2]
-        return "system" if len(set(names)) == len(names) else "blocks"
-    return "segment"
-
-
-def read_segment_blocks(lines: Iterable[str], source: str) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores in mt-metrics-eval's ``*.seg.score`` layout: ``SYSNAME
-    SCORE`` lines (:func:`_pair_fields`; a first line ``system<TAB>score`` is a header, blank
-    lines are skipped), each system's k-th line the score of its output's line k, as
-    mt-metrics-eval's README has it ("a block of scores for each system ... for all segments in
-    the system output file, in order"): system -> segment -> :class:`GivenScore`, as
-    :func:`read_metric_scores` gives. FormatError naming the line: not 2 fields, a score that is
-    not a finite number, systems with other numbers of lines (a system given twice in a file of
-    system scores, a block cut short), or no score at all. Whether a block has a line for each
-    segment of the test set, no more, is for the correlation to check (it knows the test set)."""
-    out: dict[str, dict[int, GivenScore]] = {}
-    for number, system, value in _system_rows(lines, source, ""):
-        given = out.setdefault(system, {})
-        given[len(given) + 1] = GivenScore(value, number)
-    if not out:
-        raise FormatError("no scores (expected SYSNAME SCORE lines)", source=source)
-    _check_blocks(out, source)
-    return out
-
-
-def read_segment_scores(lines: Sequence[str], source: str) -> dict[str, dict[int, GivenScore]]:
-    """A metric's own segment scores in either layout :func:`scores_layout` tells apart:
-    ``system<TAB>segment<TAB>score`` lines (:func:`read_metric_scores`) or mt-metrics-eval's
-    ``SYSNAME SCORE`` blocks (:func:`read_segment_blocks`): system -> segment -> :class:`GivenScore`.
-    FormatError (no line) for a file of system scores, one line a system: it has no segment
-    scores (:func:`read_system_scores` reads it)."""
-    layout = scores_layout(lines)
-    if layout == "system":
-        raise FormatError("system scores (SYSNAME SCORE lines, one a system), not segment scores", source=source)
-    return (read_segment_blocks if layout == "blocks" else read_metric_scores)(lines, source)
-
-
-def _check_blocks(blocks: dict[str, dict[int, GivenScore]], source: str) -> None:
-    """FormatError naming the line where a system's number of lines parts from the others' (the
-    count most systems have, the smaller of two as common): the line past the others' count, or
-    the last line of a block cut short."""
-    counts = [len(block) for block in blocks.values()]
-    if len(set(counts)) == 1:
-        return
-    expected = min(set(counts), key=lambda n: (-counts.count(n), n))
-    name, block = next((name, block) for name, block in blocks.items() if len(block) != expected)
-    line = block[expected + 1].line if len(block) > expected else block[len(block)].line
-    alike = counts.count(expected)
-    raise FormatError(
-        f"system {name!r} has {counted(len(block), 'line')}, {counted(alike, 'other system')} "
-        f"{'has' if alike == 1 else 'have'} {expected}: a file of "
-        "SYSNAME SCORE lines has one line a system (system scores, *.sys.score) or, for every system, one "
-        "a segment in the test set's order (segment scores, *.seg.score)", source=source, line=line)
-
-
-def _system_rows(lines: Iterable[str], source: str, where: str) -> Iterator[tuple[int, str, float]]:
-    """(line number, system, score) of each ``SYSNAME SCORE`` row (:func:`_score_rows`); FormatError
-    naming the line for a score that is not a finite number."""
-    for number, (system, score) in _score_rows(lines, source, SYSTEM_SCORES_HEADER, where):
-        yield number, system, finite_score(score, f"the score of system {system!r}", source, number)
-
-
-def read_system_scores(lines: Iterable[str], source: str) -> dict[str, GivenScore]:
-    """A metric's own system scores (``meta-eval --scores``) from the `lines` of `source`:
-    ``system<TAB>score`` lines (or ``SYSNAME SCORE``, blank-separated: :func:`_pair_fields`), one
-    a system, in any order (a first line ``system<TAB>score`` is a header; blank lines are skipped): system -> :class:`GivenScore`. FormatError naming the line:
-    not 2 fields (a segment line in a file of system scores), a score that is not a finite number,
-    a system given twice, or no score at all."""
-    out: dict[str, GivenScore] = {}
-    for number, system, value in _system_rows(lines, source, " as in a file of system scores"):
-        put_once(out, system, GivenScore(value, number), f"system {system!r}", source)
-    if not out:
-        raise FormatError("no scores (expected system<TAB>score lines)", source=source)
-    return out
-
-
 @dataclass(frozen=True, slots=True)
 class SkippedSystem:
     """A human-scored system whose output file could not be read (another number of lines than
@@ -508,7 +352,9 @@ def load_wmt(
     cannot be read, raises MismatchError (FormatError, InputFileError) naming the file. A system
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
-    systems' figures (the caller reports it, and decides when too few systems are left).
+    systems' figures (the caller reports it, and decides when too few systems are left). When
+    two or more outputs are read and all have one length, not the first reference's, one
+    MismatchError names the reference (:func:`_check_reference_length`).
     """
     ref_paths = reference_files(root, pair)
     if not ref_paths:
@@ -523,7 +369,7 @@ def load_wmt(
         if count is None:
             count = len(lines)
         elif len(lines) != count:
-            raise MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
+            raise _length_error(lines, count, path)
         return lines
 
     for label in labels:
@@ -531,18 +377,44 @@ def load_wmt(
             raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
         references[label] = checked(ref_paths[label])
     human = load_human_scores(root, pair)
+    outputs = system_files(root, pair)
+    unscored = [name for name in outputs if name not in human]
+    read: dict[str, tuple[str, ...] | ParalignError] = {}
+    for name, path in outputs.items():
+        if name in human:
+            try:
+                read[name] = tuple(iter_lines(path))
+            except (FormatError, InputFileError) as exc:
+                read[name] = exc
+    count = len(references[labels[0]])
+    _check_reference_length(ref_paths[labels[0]], count, read)
     systems: dict[str, tuple[str, ...]] = {}
-    unscored = []
     skipped: list[SkippedSystem] = []
-    for name, path in system_files(root, pair).items():
-        if name not in human:
-            unscored.append(name)
-            continue
-        try:
-            systems[name] = checked(path)
-        except (MismatchError, FormatError, InputFileError) as exc:
-            skipped.append(SkippedSystem.of(name, path, exc))
+    for name, path in outputs.items():  # in file order
+        lines = read.get(name)
+        if isinstance(lines, tuple) and len(lines) != count:
+            lines = _length_error(lines, count, path)
+        if isinstance(lines, tuple):
+            systems[name] = lines
+        elif lines is not None:
+            skipped.append(SkippedSystem.of(name, path, lines))
     missing = tuple(sorted(set(human) - set(systems) - {s.name for s in skipped}))
     scored = {n: human[n] for n in systems}
     judged = load_segment_scores(root, pair, scored, count) if segments else ()
     return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))
+
+
+def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchError:
+    """The error of a file of the pair (`path`: its `lines`) whose length is not the first reference's `count`."""
+    return MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
+
+
+def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:
+    """MismatchError naming the `reference` (of `count` lines) when the system outputs `read`
+    are two or more of one length, not its (:func:`paralign.errors.odd_reference`): of another
+    test set, or one side cut short (an empty reference). Each system was left out as of the wrong
+    length instead, and the run ended with "none of the 3 systems with human scores could be
+    read"."""
+    fault = odd_reference(count, [len(lines) for lines in read.values() if isinstance(lines, tuple)])
+    if fault is not None:
+        raise MismatchError(fault, source=str(reference))

@@ -19,7 +19,7 @@ SEGMENT-NUMBER is "the line number starting from 1 of the plain text input files
 the system, may be one: the task scores a human reference, ``ref-B``, as a system), else one in
 the 5th a system row with a domain; a row with neither is an error naming its line.
 
-Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.wmt`: :func:`.wmt.scores_layout`).
+Not for: paralign's and mt-metrics-eval's own layouts (:mod:`.metric_scores`: :func:`.metric_scores.scores_layout`).
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..errors import FormatError
-from .wmt import PREFIX, GivenScore, finite_score, line_number, put_once
+from .metric_scores import GivenScore, finite_score, line_number, put_once
+from .wmt import PREFIX
 from .wmt_reference import REFERENCE_FIELD, NamedReference, field_reference, reference_label
 
 #: The numbers of fields of a submission row (6: system, 7: either, 9: segment).
@@ -62,6 +63,15 @@ def is_submission(lines: Sequence[str]) -> bool:
     return "\t" in first and len(first.split("\t")) in SUBMISSION_WIDTHS
 
 
+def is_automatic_scores_row(fields: Sequence[str]) -> bool:
+    """Whether `fields` are a row of WMT21's ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`):
+    six, the 3rd a whole number (the system's submission id) and the 4th ``True`` or ``False``
+    (``is_constrained``), where a submission row has its REFERENCE (``ref-A``, ``src``). The file
+    without its header line (``tail -n +2``, a grep of one pair's rows) is told by its rows."""
+    return (len(fields) == len(AUTOMATIC_SCORES_HEADER) and fields[2].isdigit()
+            and fields[3].casefold() in ("true", "false"))
+
+
 def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
     """The row of `fields` (line `number`); FormatError naming the line: another number of fields,
     seven fields of neither layout, a segment that is not a line number, a score not finite."""
@@ -82,8 +92,8 @@ def _row(fields: list[str], source: str, number: int) -> SubmissionRow:
 @dataclass(frozen=True, slots=True)
 class Submission:
     """The scores of one pair on one test set in a submission file: `systems` (system ->
-    :class:`GivenScore`, as :func:`.wmt.read_system_scores` gives) or `segments` (system -> segment
-    -> :class:`GivenScore`, as :func:`.wmt.read_metric_scores` gives), the other level empty, and
+    :class:`GivenScore`, as :func:`.metric_scores.read_system_scores` gives) or `segments` (system -> segment
+    -> :class:`GivenScore`, as :func:`.metric_scores.read_metric_scores` gives), the other level empty, and
     the reference the rows name (the first row's; None for ``src``: no reference)."""
 
     systems: dict[str, GivenScore]
@@ -102,15 +112,17 @@ def read_submission(lines: Iterable[str], source: str, pair: str | None = None, 
     ``all``. FormatError naming the line: a bad row (:func:`_row`), rows of the pair of another
     metric, reference (of those kept) or level than the first (one metric as scored against one
     reference is what a correlation takes), a score given twice, another pair when `pair` is None;
-    naming the file: no row of the pair and test set; naming its header, WMT21's
-    ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`), several metrics' scores."""
+    naming the file: no row of the pair and test set; naming its first line, WMT21's
+    ``automatic-scores.tsv`` (:data:`AUTOMATIC_SCORES_HEADER`), several metrics' scores, told by its
+    header or, without one, by its first row (:func:`is_automatic_scores_row`)."""
     rows: list[SubmissionRow] = []
     scored: set[str] = set()  # "PAIR on TESTSET" of each row; with a domain but all, "... in DOMAIN"
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [field.strip() for field in line.split("\t")]
-        if not rows and tuple(field.casefold() for field in fields) == AUTOMATIC_SCORES_HEADER:
+        if not scored and (tuple(field.casefold() for field in fields) == AUTOMATIC_SCORES_HEADER
+                           or is_automatic_scores_row(fields)):
             raise _automatic_scores(source, number)
         row = _row(fields, source, number)
         if pair is None and rows and row.pair != rows[0].pair:

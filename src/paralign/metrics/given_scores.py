@@ -1,8 +1,8 @@
 """Metrics whose scores a file gives, not computed from texts (``meta-eval --scores``: a user's
 own metric), as :func:`.correlation.meta_evaluate` takes them beside the built-in ones.
 
-Not for: reading the files (:func:`paralign.corpora.wmt.read_segment_scores`,
-:func:`paralign.corpora.wmt.read_system_scores`) or correlating
+Not for: reading the files (:func:`paralign.corpora.metric_scores.read_segment_scores`,
+:func:`paralign.corpora.metric_scores.read_system_scores`) or correlating
 the scores (:mod:`.correlation`, :mod:`.segment_correlation`).
 """
 
@@ -28,7 +28,7 @@ class GivenScores:
     metric's corpus score is (statistics: each segment's score and a 1)."""
 
     name: str
-    scores: Mapping[str, Mapping[int, Any]]  #: system -> segment (1-based) -> `wmt.GivenScore`
+    scores: Mapping[str, Mapping[int, Any]]  #: system -> segment (1-based) -> `metric_scores.GivenScore`
     source: str  #: the file, as errors name it
     #: the first 8 hex digits of SHA-256 over the sorted rows: the same scores however the file
     #: is written (order, CRLF, a header), other scores apart
@@ -94,14 +94,14 @@ NOTHING_TO_RESAMPLE = ("its system scores are given, with no segment scores to r
 class GivenSystemScores:
     """A metric whose system scores are given (``meta-eval --scores`` of ``SYSNAME SCORE`` lines,
     one a system, TAB-separated or, in a line without a TAB, separated by any run of blanks, as
-    mt-metrics-eval's ``*.sys.score`` and WMT21's COMET files are (:func:`paralign.corpora.wmt.read_system_scores`);
+    mt-metrics-eval's ``*.sys.score`` and WMT21's COMET files are (:func:`paralign.corpora.metric_scores.read_system_scores`);
     or a submission file's system rows), correlated as they are at system level.
     It has no segment scores: no segment level, and nothing the bootstrap over segments could
     recompute, so no interval and no paired test (:data:`NOTHING_TO_RESAMPLE`); a built-in
     metric's interval is not that of its point value alone either."""
 
     name: str
-    scores: Mapping[str, Any]  #: system -> `wmt.GivenScore`
+    scores: Mapping[str, Any]  #: system -> `metric_scores.GivenScore`
     source: str  #: the file, as errors name it
     digest: str  #: as :attr:`GivenScores.digest`, over the sorted ``system<TAB>score`` rows
     reference: NamedReference | None = None  #: as :attr:`GivenScores.reference`
@@ -206,11 +206,11 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     """A metric's own scores, as a metric :func:`.correlation.meta_evaluate` takes beside the
     built-in ones: segment scores, ``system<TAB>segment<TAB>score`` lines or mt-metrics-eval's
     ``*.seg.score`` blocks, ``SYSNAME SCORE`` lines, each system's in the test set's order
-    (:func:`paralign.corpora.wmt.read_segment_scores`, :class:`GivenScores`), or system scores,
+    (:func:`paralign.corpora.metric_scores.read_segment_scores`, :class:`GivenScores`), or system scores,
     ``SYSNAME SCORE`` lines, one a system (WMT21's COMET files, mt-metrics-eval's ``*.sys.score``:
-    :func:`paralign.corpora.wmt.read_system_scores`, :class:`GivenSystemScores`), told apart by
+    :func:`paralign.corpora.metric_scores.read_system_scores`, :class:`GivenSystemScores`), told apart by
     the first line that is not a header and, for ``SYSNAME SCORE`` lines, the number of lines of
-    each system (:func:`paralign.corpora.wmt.scores_layout`); or either level in a WMT
+    each system (:func:`paralign.corpora.metric_scores.scores_layout`); or either level in a WMT
     metrics-task submission file, its rows of `pair` (None: the file's one pair) on newstest2021
     (against the set `refs`, when its rows are against several:
     :func:`paralign.corpora.wmt_submission.read_submission`); read from the file `path`, or from `lines`
@@ -221,7 +221,8 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
     the same scores however the file is written)."""
     from pathlib import Path
 
-    from ..corpora.wmt import iter_lines, read_segment_scores, read_system_scores, scores_layout
+    from ..corpora.metric_scores import read_segment_scores, read_system_scores, scores_layout
+    from ..corpora.wmt import iter_lines
     from ..corpora.wmt_reference import name_reference
     from ..corpora.wmt_submission import is_submission, read_submission
     from ..signature import file_name_part
@@ -246,7 +247,7 @@ def given_scores(path: str, name: str | None = None, *, lines: Iterable[str] | N
 
 def _system_metric(metric: str, systems: Mapping[str, Any], source: str,
                    reference: NamedReference | None) -> GivenSystemScores:
-    """:class:`GivenSystemScores` of `systems` (system -> `wmt.GivenScore`), hashed over its sorted rows."""
+    """:class:`GivenSystemScores` of `systems` (system -> `metric_scores.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
     rows = sorted(f"{system}\t{given.score!r}\n" for system, given in systems.items())
@@ -255,7 +256,7 @@ def _system_metric(metric: str, systems: Mapping[str, Any], source: str,
 
 def _segment_metric(metric: str, scores: Mapping[str, Mapping[int, Any]], source: str,
                     reference: NamedReference | None) -> GivenScores:
-    """:class:`GivenScores` of `scores` (system -> segment -> `wmt.GivenScore`), hashed over its sorted rows."""
+    """:class:`GivenScores` of `scores` (system -> segment -> `metric_scores.GivenScore`), hashed over its sorted rows."""
     from ..signature import short_hash
 
     rows = sorted(f"{system}\t{k}\t{given.score!r}\n" for system, by_line in scores.items()
