@@ -106,10 +106,7 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         "refused without --restart")
     parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
     parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
-    case = parser.add_mutually_exclusive_group()
-    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
-                      help="lower-case tokens (default)")
-    case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
+    add_case_options(parser)
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar=N,
@@ -132,6 +129,15 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     add_cluster_options(parser)
     add_format(parser)  # of the report: -o is the table whatever it is
     parser.set_defaults(output_writes=("TSV", "the paraphrase table as TSV (or as Parquet, to a .parquet name)"))
+
+
+def add_case_options(parser: argparse.ArgumentParser, tokens: str = "tokens", note: str = "") -> None:
+    """--lowercase (the default) and --keep-case, one of them: the case of `tokens` (what the
+    command lower-cases, said in its help; `note` added to the default's help)."""
+    case = parser.add_mutually_exclusive_group()
+    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
+                      help=f"lower-case {tokens} (default{note})")
+    case.add_argument("--keep-case", dest="lowercase", action="store_false", help=f"keep the case of {tokens}")
 
 
 #: eflomal's options as the table pipelines take them: with no eflomal run they would change
