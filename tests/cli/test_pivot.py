@@ -766,7 +766,7 @@ def test_word_align_splits_the_target_as_pivot_foreign_tokenizer_does(hand, tmp_
     links = tmp_path / "wa.align"
     assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex",
                  "--target-tokenizer", "whitespace", "-o", str(links), "--tokens-output", str(tmp_path / "wa")]) == 0
-    assert (tmp_path / "wa.tgt").read_text(encoding="utf-8").splitlines()[0] == HAND_DE[0]
+    assert (tmp_path / "wa.tgt").read_text(encoding="utf-8").splitlines()[0] == HAND_DE[0].lower()  # lower-cased as pivot's
     split = ("--tokenizer", "regex", "--foreign-tokenizer", "whitespace")
     assert _pivot(hand, tmp_path / "computed.tsv", *split) == 0
     capsys.readouterr()
@@ -856,11 +856,37 @@ def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp
     assert f"-> {links} (links index regex tokens)" in capsys.readouterr().out
     assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
     assert "warning" not in capsys.readouterr().err
-    # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself)
-    assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work", "--keep-case") == 0
+    # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself),
+    # and the table it builds from the given links is the one it builds from its own (same rows)
+    assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work") == 0
     for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
         assert (tmp_path / f"wa{suffix}").read_text().splitlines() == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
-    assert "The car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()
+    assert "the car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()
+
+
+def test_word_align_and_pivot_take_the_case_options_with_one_default(hand, tmp_path, monkeypatch, capsys):
+    """pivot lower-cases its tokens by default (--keep-case keeps them); word-align kept their
+    case by default, with a --lowercase flag and no --keep-case, so the tokens word-align
+    --tokens-output wrote with its defaults were not those pivot extracts phrases from with its
+    own. Both now take --lowercase (the default) or --keep-case, meaning the same; the links
+    are the same either way (eflomal compares words without case)."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    base = ["word-align", "--source", str(hand["en"]), "--target", str(hand["de"])]
+    written = {}
+    for case in ([], ["--lowercase"], ["--keep-case"]):
+        prefix = tmp_path / f"wa{''.join(case)}"
+        assert main([*base, *case, "-o", str(prefix) + ".align", "--tokens-output", str(prefix)]) == 0
+        written[tuple(case)] = ((tmp_path / f"{prefix.name}.src").read_text(), (tmp_path / f"{prefix.name}.align").read_text())
+        work = tmp_path / f"w{''.join(case)}"
+        assert _pivot(hand, tmp_path / "t.tsv", "--work-dir", str(work), "--keep-work", *case) == 0
+        pivot_tokens = (work / "c0" / "en.tok").read_text().splitlines()
+        assert [line for line in written[tuple(case)][0].splitlines() if line] == pivot_tokens
+    assert written[()] == written[("--lowercase",)] and written[()][0] == written[("--keep-case",)][0].lower()
+    assert written[()][0] != written[("--keep-case",)][0]
+    assert written[()][1] == written[("--keep-case",)][1]  # the same links
+    with pytest.raises(SystemExit) as stop:
+        main([*base, "--lowercase", "--keep-case"])
+    assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
 
 
 def test_word_align_reports_the_tokens_its_links_index(hand, tmp_path, monkeypatch, capsys):

@@ -188,7 +188,7 @@ def word_align_files(
     *,
     symmetrization: str = "grow-diag-final-and",
     tokenizer: str = DEFAULT_CORPUS_TOKENIZER,
-    lowercase: bool = False,
+    lowercase: bool = True,
     target_tokenizer: str | None = None,
     tokens_prefix: Path | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
@@ -203,7 +203,8 @@ def word_align_files(
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
     `target_tokenizer` splits the target side (default: `tokenizer`), as the pivot pipeline's
     `foreign_tokenizer` does; both default to the pipeline's own default, so that the links
-    index the tokens it reads with its defaults.
+    index the tokens it reads with its defaults. `lowercase` (the pipeline's default too) is the
+    case of the tokens kept: eflomal compares words without case, so the links are the same.
     Empty files (no line pairs) raise FormatError naming them.
 
     Returns the report: the output, the two tokenizers (a Pharaoh file cannot say which tokens

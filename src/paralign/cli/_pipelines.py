@@ -3,8 +3,8 @@
 Their options (mapped onto :class:`paralign.pivot.PivotOptions`), the runner that gives the
 library real paths for '-' (stdin in, stdout out) and its report (text or JSON).
 
-Not for: building tables (:mod:`paralign.pivot`), `word-align`, or options other commands share
-(:mod:`._options`).
+Not for: building tables (:mod:`paralign.pivot`), `word-align` (but for the case options it
+takes as they do: :func:`add_case_options`), or options other commands share (:mod:`._options`).
 """
 
 from __future__ import annotations

@@ -29,6 +29,7 @@ from ._metavars import FILE, PREFIX, N
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
+    add_case_options,
     add_pipeline_options,
     check_eflomal_options,
     cluster_announcer,
@@ -97,9 +98,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--target-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
                        help="tokenizer of the target side (default: --tokenizer), as pivot --foreign-tokenizer splits "
                        "the foreign side")
-    align.add_argument("--lowercase", action="store_true",
-                       help="lower-case the tokens --tokens-output writes (the links do not change: eflomal "
-                       "ignores case)")
+    add_case_options(align, "the tokens --tokens-output writes",
+                     ", as pivot's and paraphrase-table's --lowercase: the tokens pivot --alignment extracts "
+                     "phrases from; the links are the same either way, eflomal compares words without case")
     align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar=PREFIX,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
