@@ -51,6 +51,10 @@ EFLOMAL_NOT_SEEDED = (
     "eflomal cannot be seeded (its binary seeds itself from /dev/urandom and has no seed option), "
     "so two runs align differently and build different tables."
 )
+#: What --max-tokens counts in every command that has it (word-align, pivot, paraphrase-table):
+#: :func:`paralign.aligners.eflomal.token_limit`.
+MAX_TOKENS_RULE = ("counted in the tokens the links index and phrases are extracted from (word-align, pivot "
+                   "and paraphrase-table --max-tokens count alike)")
 #: How --alignment makes a table reproducible (pivot, paraphrase-table).
 GIVEN_ALIGNMENT = (
     "With --alignment no aligner runs and the table depends on the given links alone, so it is "
@@ -110,11 +114,12 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar=N,
-                        help=("skip line pairs with a side of more than N white-space tokens (counted before "
-                              "--tokenizer splits them, as word-align --max-tokens counts), N >= 1 (default "
+                        help=("skip line pairs with a side of more than N tokens as --tokenizer (the foreign side: "
+                              f"--foreign-tokenizer) splits it, {MAX_TOKENS_RULE}, N >= 1 (default "
                               f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
                               "tokens, which it leaves without a link (counted over-long)") if pivot else
-                        "skip sentences longer than N tokens, N >= 1 (default %(default)s)")
+                        f"skip sentences of more than N tokens as --tokenizer splits them, {MAX_TOKENS_RULE}, N >= 1 "
+                        "(default %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None, metavar=X,
                         help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001, metavar=X,

@@ -29,6 +29,7 @@ from ._metavars import FILE, PREFIX, N
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
+    MAX_TOKENS_RULE,
     add_case_options,
     add_pipeline_options,
     check_eflomal_options,
@@ -107,8 +108,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                        help="non-UTF-8 bytes: stop with an error naming file and line (strict, the "
                        "default), or replace them and warn")
     align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar=N,
-                       help="leave lines longer than N white-space tokens unaligned (an empty line), "
-                       "N >= 1 (default %(default)s); give pivot --alignment the same --max-tokens")
+                       help="leave line pairs with a side of more than N tokens as --tokenizer (the target "
+                       f"side: --target-tokenizer) splits it unaligned (an empty line), {MAX_TOKENS_RULE}, N >= 1 "
+                       "(default %(default)s); give pivot --alignment the same --max-tokens")
     align.add_argument("--iterations", type=positive_int, default=None, metavar=N,
                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     add_format(align)
