@@ -82,11 +82,17 @@ class WordNetSynonyms:
         """``WordNetSynonyms()``: it has no settings (a scorer's repr lists it among its sources)."""
         return "WordNetSynonyms()"
 
+    def held(self, phrase: str) -> str:
+        """The key WordNet is asked for `phrase` with: white space collapsed, lower-cased
+        (:func:`normalize_phrase`), what :meth:`paraphrases` looks up, so :func:`lookup_key`
+        shows it (``Cars`` is asked as ``cars``), as a table's ``held`` shows its key."""
+        return normalize_phrase(phrase)
+
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
         """Lower-cased WordNet synonyms of `phrase` (itself excluded), all unscored."""
         from .resources import wordnet_synonyms
 
-        return dict.fromkeys(wordnet_synonyms(normalize_phrase(phrase)), None)
+        return dict.fromkeys(wordnet_synonyms(self.held(phrase)), None)
 
 
 def check_source(source: object, what: str = "source") -> ParaphraseSource:

@@ -577,3 +577,19 @@ def test_a_table_with_a_threshold_is_read_as_the_other_commands_read_it(table, t
         assert main(["paraphrases", "a car", "--table", bad]) == 2
         assert said in capsys.readouterr().err
 
+
+@pytest.mark.parametrize("name", ["ppdb", "wordnet"])
+def test_a_built_in_source_shows_the_key_it_was_asked_with(name, capsys):
+    """`paraphrases Cars --table ppdb` showed `Cars (as 'cars')`, the key PPDB was asked with;
+    with `--table wordnet` it showed `Cars` though WordNet too was asked for `cars`. Both show
+    the key now (looked_up_as), as serve's paraphrases answer does (paraphrases.lookup_key)."""
+    from paralign.paraphrases import load_source, lookup_key
+
+    if name == "ppdb":
+        _ppdb_file()
+    assert lookup_key(load_source(name), "  Cars ") == "cars"
+    assert main(["paraphrases", "Cars", "--table", name, "--format", "json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["phrases"]
+    assert (entry["phrase"], entry["looked_up_as"]) == ("Cars", "cars") and entry["paraphrases"]
+    assert main(["paraphrases", "cars", "--table", name, "--format", "json"]) == 0
+    assert "looked_up_as" not in json.loads(capsys.readouterr().out)["phrases"][0]
