@@ -520,6 +520,22 @@ def test_a_work_dir_of_a_single_fingerprint_is_refused_or_replaced(tmp_path, no_
     assert pivot_paraphrases([de], tmp_path / "b.tsv").rows > 0
 
 
+def test_a_work_dir_read_when_max_tokens_counted_white_space_fields_is_not_resumed(tmp_path, no_eflomal):
+    """max_tokens counted white-space fields when a corpus was read, tokens now (the tokens
+    phrases are extracted from): the same options read other lines, so a prepared stage
+    recorded before says so (its fingerprint lacks the rule) and is not reused."""
+    import json
+
+    de = _toy_corpus(tmp_path, "de", TOY_DE)
+    work = tmp_path / "work"
+    pivot_paraphrases([de], tmp_path / "a.tsv", work_dir=work, keep_work=True)
+    record = json.loads((work / "run.json").read_text(encoding="utf-8"))
+    del record["stages"]["c0/prepare"]["depends"]["max_tokens_of"]  # as an earlier run wrote it
+    (work / "run.json").write_text(json.dumps(record), encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"max_tokens_of: None there, 'tokens' now"):
+        pivot_paraphrases([de], tmp_path / "b.tsv", work_dir=work)
+
+
 def test_every_option_acts_on_one_stage():
     """Each PivotOptions field is in exactly one stage's options (a new field must say which
     stage it changes, or a work directory would reuse results it changed)."""

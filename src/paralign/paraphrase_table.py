@@ -409,12 +409,17 @@ class ParaphraseTable:
 
 def lookup_key(source: ParaphraseSource, phrase: str) -> str:
     """The key to ask `source` for `phrase` with: a table's :meth:`ParaphraseTable.held` (``man's``
-    is ``man 's`` in a table that pivot built), any other source (WordNet, a lattice) the phrase
-    as given. What every consumer of a source looks a phrase up with: ``serve``, the aligners'
+    is ``man 's`` in a table that pivot built), or any other source's ``held`` where it has one
+    (WordNet's: ``Cars`` as ``cars``, what it looks up), else the phrase as given (a lattice).
+    What every consumer of a source looks a phrase up with, and what ``paralign paraphrases``
+    and ``serve`` show as ``looked_up_as``: ``serve``, the aligners'
     word similarity, ParaMetric's table scores (``paraphrases`` asks a table file through
     :func:`~paralign.phrase_keys.lookup_held`, the same rule; ParaEval re-splits a built table instead,
     :meth:`ParaphraseTable.retokenized`)."""
-    return source.held(phrase) if isinstance(source, ParaphraseTable) else phrase
+    if isinstance(source, ParaphraseTable):
+        return source.held(phrase)
+    held = getattr(source, "held", None)
+    return held(phrase) if callable(held) else phrase
 
 
 def looked_up_as_typed(source: ParaphraseSource) -> bool:

@@ -82,11 +82,17 @@ class WordNetSynonyms:
         """``WordNetSynonyms()``: it has no settings (a scorer's repr lists it among its sources)."""
         return "WordNetSynonyms()"
 
+    def held(self, phrase: str) -> str:
+        """The key WordNet is asked for `phrase` with: white space collapsed, lower-cased
+        (:func:`normalize_phrase`), what :meth:`paraphrases` looks up, so :func:`lookup_key`
+        shows it (``Cars`` is asked as ``cars``), as a table's ``held`` shows its key."""
+        return normalize_phrase(phrase)
+
     def paraphrases(self, phrase: str) -> Mapping[str, Score]:
         """Lower-cased WordNet synonyms of `phrase` (itself excluded), all unscored."""
         from .resources import wordnet_synonyms
 
-        return dict.fromkeys(wordnet_synonyms(normalize_phrase(phrase)), None)
+        return dict.fromkeys(wordnet_synonyms(self.held(phrase)), None)
 
 
 def check_source(source: object, what: str = "source") -> ParaphraseSource:
@@ -131,25 +137,34 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
         return ppdb_table()
     if built_in == "wordnet":
         return WordNetSynonyms()
-    threshold = None
+    return load_table(*table_spec(spec), progress=progress)
+
+
+def table_spec(spec: str) -> tuple[str, float | None]:
+    """A table file's spec, ``PATH`` or ``PATH:THRESHOLD`` (:func:`source_spec_parts`), as every
+    command reads it: the path and the threshold (None: none given). ConfigurationError for a
+    threshold that is no finite number, or one given to a built-in (``wordnet:0.5``, PPDB's own
+    file): :func:`load_source` reads a table through it, and ``paralign paraphrases``, which
+    asks the file itself, takes the same specs."""
     path, value = source_spec_parts(spec)
-    if value is not None:
-        try:
-            threshold = float_field(value)  # '0_5' is no threshold (5.0 for float)
-        except ValueError:
-            raise ConfigurationError(
-                f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
-                "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
-            ) from None
-        check_threshold(threshold, f"paraphrase source {spec!r}")
-        if path in BUILT_IN_SOURCES and not Path(path).exists():  # not "ppdb: no such file"
-            raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
-                                     "(a threshold is a table file's: PATH:THRESHOLD)")
-        if _is_ppdb_file(path):
-            raise ConfigurationError(f"paraphrase source {spec!r}: the built-in ppdb takes no threshold; "
-                                     f"{Path(path).name} is PPDB's own file, read as the built-in ppdb, "
-                                     "whose pairs have no score")
-    return load_table(path, threshold, progress=progress)
+    if value is None:
+        return path, None
+    try:
+        threshold = float_field(value)  # '0_5' is no threshold (5.0 for float)
+    except ValueError:
+        raise ConfigurationError(
+            f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
+            "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
+        ) from None
+    check_threshold(threshold, f"paraphrase source {spec!r}")
+    if path in BUILT_IN_SOURCES and not Path(path).exists():  # not "ppdb: no such file"
+        raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
+                                 "(a threshold is a table file's: PATH:THRESHOLD)")
+    if _is_ppdb_file(path):
+        raise ConfigurationError(f"paraphrase source {spec!r}: the built-in ppdb takes no threshold; "
+                                 f"{Path(path).name} is PPDB's own file, read as the built-in ppdb, "
+                                 "whose pairs have no score")
+    return path, threshold
 
 
 #: The sources every command takes by name where it takes a table (``--table``, ``--similarity``).

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from .aligners.eflomal import (
-    EFLOMAL_MAX_TOKENS,
     alignable,
     check_symmetrization,
     links_to_pharaoh,
+    token_limit,
     tokenize,
 )
 from .alignment import MAX_PHRASE_LENGTH, Link
@@ -279,13 +279,14 @@ def _prepared_rows(
     """The usable pairs of a parallel corpus (or of the run `lines` of its english, foreign
     and alignment files), tokenised: (english tokens, foreign tokens, given links or None).
     Reading skips are counted in `stats` (as `iter_parallel` does), and so are pairs with no
-    token on a side (empty) or, when eflomal aligns them, more than it aligns (too long:
-    `aligners.eflomal.alignable`); pairs dropped by the length ratio in `stats.filtered`, bad
+    token on a side (empty) or more than `max_tokens` tokens, or, when eflomal aligns them, more
+    than it aligns (too long: `aligners.eflomal.alignable`, `token_limit`: the tokens counted
+    are those phrases are extracted from); pairs dropped by the length ratio in `stats.filtered`, bad
     alignment lines in `given`;
     `names`: how errors name the english and foreign files (`iter_parallel`)."""
     foreign_tokenizer = options.foreign_tokenizer or options.tokenizer
-    pairs = iter_parallel(
-        english, foreign, max_tokens=options.max_tokens, errors=options.encoding_errors,
+    pairs = iter_parallel(  # max_tokens counts the tokens below (token_limit), not white-space ones
+        english, foreign, max_tokens=0, errors=options.encoding_errors,
         stats=stats, warn=False, keep_skipped=given is not None, lines=None if lines is None else (lines[0], lines[1]),
         names=names,
     )
@@ -297,8 +298,8 @@ def _prepared_rows(
             continue
         e = tokenize(item.source, options.tokenizer, options.lowercase)
         f = tokenize(item.target, foreign_tokenizer, options.lowercase)
-        if not alignable(e, f, stats, item.line, EFLOMAL_MAX_TOKENS if given is None else None):
-            continue  # no token on a side (empty), or more than eflomal aligns (too long)
+        if not alignable(e, f, stats, item.line, token_limit(options.max_tokens, eflomal_aligns=given is None)):
+            continue  # no token on a side (empty), or more than max_tokens or eflomal aligns (too long)
         if not ratio_ok(len(e), len(f), options.max_length_ratio):
             stats.filtered += 1
             continue

@@ -100,7 +100,8 @@ def pivot_stages(corpora: Sequence[tuple[str | Path, str | Path]], alignments: S
     stages: dict[str, Stage] = {}
     for index, ((english, foreign), alignment) in enumerate(zip(corpora, alignments, strict=True)):
         read = {"corpora": [file_id(english), file_id(foreign)],
-                "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index]}
+                "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index],
+                "max_tokens_of": "tokens"}  # not white-space fields, as before: token files of that rule not reused
         aligner = None if on_workers[index] else "eflomal" if alignment is None else "given"
         stages.update(corpus_stages(f"c{index}", read, options, aligner))
     return with_pairs(stages, options.of_stage("pairs"))

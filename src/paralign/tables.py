@@ -380,7 +380,8 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None,
-           lines: Iterable[tuple[int, str]] | None = None) -> dict[str, list[dict[str, Any]]]:
+           lines: Iterable[tuple[int, str]] | None = None,
+           threshold: float | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
@@ -393,9 +394,12 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     keyed by its name, or ``column<N>`` (:func:`extra_names`). `lines`: a TSV table's row lines to read
     instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
-    of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
+    of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError).
+    `threshold`: a row scored below it is no row (unscored rows kept), as a table read with it in
+    memory holds none (``PATH:THRESHOLD``, :func:`paralign.paraphrases.load_table`), before `top_k`."""
     check_texts(phrases, "phrases")
     check_top_k(top_k)
+    check_threshold(threshold, f"table {path}")
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
@@ -421,6 +425,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                 rows.append({"paraphrase": paraphrase, score: value, **dict(extra)})
     fold = key or str  # a built table's paraphrases matched as written, a user's by the key
     for phrase, rows in found.items():  # ties ranked by the key too, as the table in memory holds them
+        if threshold is not None:  # dropped before duplicates are merged, as reading drops them
+            rows = [row for row in rows if row[score] is None or row[score] >= threshold]
         rows = sorted(_one_a_paraphrase(rows, phrase, fold, score), key=lambda r: best_first(r[score], fold(r["paraphrase"])))
         found[phrase] = rows[:top_k] if top_k is not None else rows
     return found

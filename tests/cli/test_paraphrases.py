@@ -549,3 +549,47 @@ def test_ppdbs_own_file_is_read_both_ways_as_the_library_reads_it(capsys):
     rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
     assert [row["paraphrase"] for row in rows] == sorted(ppdb_table().paraphrases("cars"))
     assert len(rows) == 21 and "automobiles" in {row["paraphrase"] for row in rows}
+
+
+def test_a_table_with_a_threshold_is_read_as_the_other_commands_read_it(table, tmp_path, capsys):
+    """`paraphrases a car --table FILE:0.4` said "FILE:0.4: no such file", where paraeval, meta-eval,
+    parametric table, serve and --similarity take PATH:THRESHOLD (paraphrases.load_source). Now it
+    keeps the rows scored at least the threshold (and unscored ones) as those commands hold the
+    table, before --top-k; a threshold that is no number, or one given to a built-in, is refused
+    as they refuse it."""
+    from paralign.paraphrases import load_source
+
+    spec = f"{table}:0.4"
+    assert main(["paraphrases", "a car", "big", "--table", spec, "--format", "json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    found = {entry["phrase"]: [row["paraphrase"] for row in entry["paraphrases"]] for entry in result["phrases"]}
+    assert found == {"a car": ["a wagon"], "big": ["large"]} and result["table"] == spec
+    held = load_source(spec)
+    assert found == {phrase: list(held.paraphrases(phrase)) for phrase in found}
+    assert main(["paraphrases", "a car", "--table", f"{table}:0.6"]) == 0
+    assert capsys.readouterr().out == "a car: none\n"
+    mine = tmp_path / "mine.tsv"  # unscored rows kept; a row under the threshold is no paraphrase
+    mine.write_text("car\tvehicle\ncar\tautomobile\t0.1\ncar\tauto\t0.7\ncar\tautomobile\n", encoding="utf-8")
+    assert main(["paraphrases", "car", "--table", f"{mine}:0.5", "--top-k", "2"]) == 0
+    assert capsys.readouterr().out == "car: 2 paraphrases\n  0.7\tauto\n  -\tautomobile\n"
+    for bad, said in ((f"{table}:x", "is not a threshold"), ("wordnet:0.5", "the built-in wordnet takes no threshold"),
+                      (f"{table}:nan", "not a finite number")):
+        assert main(["paraphrases", "a car", "--table", bad]) == 2
+        assert said in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("name", ["ppdb", "wordnet"])
+def test_a_built_in_source_shows_the_key_it_was_asked_with(name, capsys):
+    """`paraphrases Cars --table ppdb` showed `Cars (as 'cars')`, the key PPDB was asked with;
+    with `--table wordnet` it showed `Cars` though WordNet too was asked for `cars`. Both show
+    the key now (looked_up_as), as serve's paraphrases answer does (paraphrases.lookup_key)."""
+    from paralign.paraphrases import load_source, lookup_key
+
+    if name == "ppdb":
+        _ppdb_file()
+    assert lookup_key(load_source(name), "  Cars ") == "cars"
+    assert main(["paraphrases", "Cars", "--table", name, "--format", "json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["phrases"]
+    assert (entry["phrase"], entry["looked_up_as"]) == ("Cars", "cars") and entry["paraphrases"]
+    assert main(["paraphrases", "cars", "--table", name, "--format", "json"]) == 0
+    assert "looked_up_as" not in json.loads(capsys.readouterr().out)["phrases"][0]

@@ -642,6 +642,32 @@ def test_word_align_max_tokens_matches_pivots(tmp_path, monkeypatch, capsys):
     assert "--max-tokens: must be at least 1" in capsys.readouterr().err
 
 
+def test_max_tokens_counts_the_tokens_phrases_are_extracted_from(hand, tmp_path, monkeypatch, capsys):
+    """pivot --max-tokens (and word-align's, to match it) counted white-space fields, while
+    paraphrase-table's counted the tokens --tokenizer gives: "The dog's ball isn't red." is 5
+    fields but 8 regex tokens, so pivot --max-tokens 6 kept it and built phrases of 8 tokens
+    from it. All three now count the tokens phrases are extracted from (and the links index)."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    for given in ([], ["--alignment", str(hand["align"])]):
+        assert _pivot(hand, tmp_path / "t.tsv", "--max-tokens", "6", "--format", "json", *given) == 0
+        corpus = json.loads(capsys.readouterr().out)["corpora"][0]
+        assert (corpus["kept"], corpus["too_long"], corpus["empty"]) == (1, 2, 1)  # 8 and 7 tokens a side
+    links = tmp_path / "links"
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--max-tokens", "6",
+                 "-o", str(links), "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["too_long"] == 2
+    assert [len(line.split()) for line in links.read_text().splitlines()] == [0, 4, 0, 0]
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--max-tokens", "6",
+                 "--tokenizer", "whitespace", "-o", str(links)]) == 0  # white-space tokens: 5 and 7 a side
+    assert [len(line.split()) for line in links.read_text().splitlines()] == [0, 3, 0, 5]
+    capsys.readouterr()
+    groups = tmp_path / "groups.tsv"
+    groups.write_text(f"{HAND_EN[0]}\t{HAND_EN[1]}\t{HAND_EN[3]}\nA cat sat.\tThe cat sat.\n", encoding="utf-8")
+    assert main(["paraphrase-table", "--groups", str(groups), "--max-tokens", "6", "-o", str(tmp_path / "m.tsv"),
+                 "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["corpora"][0]["sentences_too_long"] == 2  # as it counted before
+
+
 def test_a_table_records_the_cut_it_was_made_with(hand, tmp_path, monkeypatch):
     """A table's metadata held the options that change the work files but not --threshold,
     --top-k, --min-count (nor paraphrase-table's --max-groups): nothing in the file said it was
@@ -766,7 +792,7 @@ def test_word_align_splits_the_target_as_pivot_foreign_tokenizer_does(hand, tmp_
     links = tmp_path / "wa.align"
     assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "--tokenizer", "regex",
                  "--target-tokenizer", "whitespace", "-o", str(links), "--tokens-output", str(tmp_path / "wa")]) == 0
-    assert (tmp_path / "wa.tgt").read_text(encoding="utf-8").splitlines()[0] == HAND_DE[0]
+    assert (tmp_path / "wa.tgt").read_text(encoding="utf-8").splitlines()[0] == HAND_DE[0].lower()  # lower-cased as pivot's
     split = ("--tokenizer", "regex", "--foreign-tokenizer", "whitespace")
     assert _pivot(hand, tmp_path / "computed.tsv", *split) == 0
     capsys.readouterr()
@@ -856,11 +882,37 @@ def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp
     assert f"-> {links} (links index regex tokens)" in capsys.readouterr().out
     assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
     assert "warning" not in capsys.readouterr().err
-    # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself)
-    assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work", "--keep-case") == 0
+    # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself),
+    # and the table it builds from the given links is the one it builds from its own (same rows)
+    assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work") == 0
     for suffix, tok in ((".src", "en.tok"), (".tgt", "f.tok")):
         assert (tmp_path / f"wa{suffix}").read_text().splitlines() == (tmp_path / "w" / "c0" / tok).read_text().splitlines()
-    assert "The car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()
+    assert "the car 's door is n't small , my friend ." in (tmp_path / "wa.src").read_text()
+
+
+def test_word_align_and_pivot_take_the_case_options_with_one_default(hand, tmp_path, monkeypatch, capsys):
+    """pivot lower-cases its tokens by default (--keep-case keeps them); word-align kept their
+    case by default, with a --lowercase flag and no --keep-case, so the tokens word-align
+    --tokens-output wrote with its defaults were not those pivot extracts phrases from with its
+    own. Both now take --lowercase (the default) or --keep-case, meaning the same; the links
+    are the same either way (eflomal compares words without case)."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    base = ["word-align", "--source", str(hand["en"]), "--target", str(hand["de"])]
+    written = {}
+    for case in ([], ["--lowercase"], ["--keep-case"]):
+        prefix = tmp_path / f"wa{''.join(case)}"
+        assert main([*base, *case, "-o", str(prefix) + ".align", "--tokens-output", str(prefix)]) == 0
+        written[tuple(case)] = ((tmp_path / f"{prefix.name}.src").read_text(), (tmp_path / f"{prefix.name}.align").read_text())
+        work = tmp_path / f"w{''.join(case)}"
+        assert _pivot(hand, tmp_path / "t.tsv", "--work-dir", str(work), "--keep-work", *case) == 0
+        pivot_tokens = (work / "c0" / "en.tok").read_text().splitlines()
+        assert [line for line in written[tuple(case)][0].splitlines() if line] == pivot_tokens
+    assert written[()] == written[("--lowercase",)] and written[()][0] == written[("--keep-case",)][0].lower()
+    assert written[()][0] != written[("--keep-case",)][0]
+    assert written[()][1] == written[("--keep-case",)][1]  # the same links
+    with pytest.raises(SystemExit) as stop:
+        main([*base, "--lowercase", "--keep-case"])
+    assert stop.value.code == 2 and "not allowed with argument" in capsys.readouterr().err
 
 
 def test_word_align_reports_the_tokens_its_links_index(hand, tmp_path, monkeypatch, capsys):
@@ -928,6 +980,9 @@ def test_the_helps_say_how_word_align_output_meets_pivot(capsys):
     assert "--iterations N eflomal iterations per model stage" in align
     pivot = _help("pivot", capsys)
     assert "--tokenizer T --target-tokenizer T2` writes it, T and T2 set as --tokenizer and --foreign-tokenizer are" in pivot
-    assert "a side of more than N white-space tokens" in pivot
+    assert "a side of more than N tokens as --tokenizer (the foreign side: --foreign-tokenizer) splits it" in pivot
     assert "--iterations N eflomal iterations per model stage" in pivot
-    assert "skip sentences longer than N tokens" in _help("paraphrase-table", capsys)
+    table = _help("paraphrase-table", capsys)
+    assert "skip sentences of more than N tokens as --tokenizer splits them" in table
+    for text in (align, pivot, table):  # one rule, said alike
+        assert "counted in the tokens the links index and phrases are extracted from (word-align, pivot" in text

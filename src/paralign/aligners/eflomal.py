@@ -188,7 +188,7 @@ def word_align_files(
     *,
     symmetrization: str = "grow-diag-final-and",
     tokenizer: str = DEFAULT_CORPUS_TOKENIZER,
-    lowercase: bool = False,
+    lowercase: bool = True,
     target_tokenizer: str | None = None,
     tokens_prefix: Path | None = None,
     max_tokens: int = DEFAULT_MAX_TOKENS,
@@ -198,12 +198,14 @@ def word_align_files(
     """Align a raw line-aligned corpus (checked reading); Pharaoh output stays line-aligned.
 
     Empty and over-long line pairs get an empty alignment line (and are counted, with a
-    `ParallelCorpusWarning`): so do those whose tokens eflomal cannot align (none on a side:
-    empty; more than `EFLOMAL_MAX_TOKENS` on a side: over-long).  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
+    `ParallelCorpusWarning`): over-long, a side of more than `max_tokens` tokens as the tokenizer
+    splits it (:func:`token_limit`), or of more than `EFLOMAL_MAX_TOKENS`, which eflomal cannot
+    align; empty, no token on a side.  `output` is a file (the CLI copies it to stdout).  `tokens_prefix` also
     keeps the tokenised sides (`PREFIX.src`, `PREFIX.tgt`), whose indices the links refer to.
     `target_tokenizer` splits the target side (default: `tokenizer`), as the pivot pipeline's
     `foreign_tokenizer` does; both default to the pipeline's own default, so that the links
-    index the tokens it reads with its defaults.
+    index the tokens it reads with its defaults. `lowercase` (the pipeline's default too) is the
+    case of the tokens kept: eflomal compares words without case, so the links are the same.
     Empty files (no line pairs) raise FormatError naming them.
 
     Returns the report: the output, the two tokenizers (a Pharaoh file cannot say which tokens
@@ -216,13 +218,13 @@ def word_align_files(
     with tempfile.TemporaryDirectory() as tmp:
         src_tok, tgt_tok = Path(tmp) / "src", Path(tmp) / "tgt"
         with open(src_tok, "w", encoding="utf-8") as src_out, open(tgt_tok, "w", encoding="utf-8") as tgt_out:
-            for item in iter_parallel(
-                source_path, target_path, max_tokens=max_tokens, errors=encoding_errors,
+            for item in iter_parallel(  # --max-tokens counts the tokens below, not white-space ones
+                source_path, target_path, max_tokens=0, errors=encoding_errors,
                 stats=stats, keep_skipped=True,
             ):
                 src = tokenize(item.source, tokenizer, lowercase)
                 tgt = tokenize(item.target, target_tokenizer or tokenizer, lowercase)
-                if item.source and not alignable(src, tgt, stats, item.line):
+                if item.source and not alignable(src, tgt, stats, item.line, token_limit(max_tokens)):
                     src = tgt = []
                 src_out.write(" ".join(src) + "\n")
                 tgt_out.write(" ".join(tgt) + "\n")
@@ -247,6 +249,15 @@ def word_align_files(
         "too_long": stats.too_long,
         "replaced": stats.replaced,
     }
+
+
+def token_limit(max_tokens: int, eflomal_aligns: bool = True) -> int | None:
+    """The most tokens a side of a usable line pair may have (:func:`alignable`'s `limit`; None:
+    no limit): `max_tokens` (<= 0: none), counted in the tokens the tokenizer gives, those the
+    links index and phrases are extracted from (the rule of `word-align`, `pivot` and
+    `paraphrase-table --max-tokens`), and when eflomal aligns them at most `EFLOMAL_MAX_TOKENS`."""
+    limits = [max_tokens] if max_tokens > 0 else []
+    return min([*limits, *([EFLOMAL_MAX_TOKENS] if eflomal_aligns else [])], default=None)
 
 
 def alignable(source: Sequence[str], target: Sequence[str], stats: ParallelStats, line: int,

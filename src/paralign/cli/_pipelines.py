@@ -3,8 +3,8 @@
 Their options (mapped onto :class:`paralign.pivot.PivotOptions`), the runner that gives the
 library real paths for '-' (stdin in, stdout out) and its report (text or JSON).
 
-Not for: building tables (:mod:`paralign.pivot`), `word-align`, or options other commands share
-(:mod:`._options`).
+Not for: building tables (:mod:`paralign.pivot`), `word-align` (but for the case options it
+takes as they do: :func:`add_case_options`), or options other commands share (:mod:`._options`).
 """
 
 from __future__ import annotations
@@ -51,6 +51,10 @@ EFLOMAL_NOT_SEEDED = (
     "eflomal cannot be seeded (its binary seeds itself from /dev/urandom and has no seed option), "
     "so two runs align differently and build different tables."
 )
+#: What --max-tokens counts in every command that has it (word-align, pivot, paraphrase-table):
+#: :func:`paralign.aligners.eflomal.token_limit`.
+MAX_TOKENS_RULE = ("counted in the tokens the links index and phrases are extracted from (word-align, pivot "
+                   "and paraphrase-table --max-tokens count alike)")
 #: How --alignment makes a table reproducible (pivot, paraphrase-table).
 GIVEN_ALIGNMENT = (
     "With --alignment no aligner runs and the table depends on the given links alone, so it is "
@@ -106,18 +110,16 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         "refused without --restart")
     parser.add_argument("--restart", action="store_true", help="discard an earlier run in --work-dir")
     parser.add_argument("--keep-work", action="store_true", help="keep --work-dir after success")
-    case = parser.add_mutually_exclusive_group()
-    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
-                      help="lower-case tokens (default)")
-    case.add_argument("--keep-case", dest="lowercase", action="store_false", help="keep the case of tokens")
+    add_case_options(parser)
     parser.add_argument("--tokenizer", choices=CORPUS_TOKENIZERS, default=DEFAULT_CORPUS_TOKENIZER,
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar=N,
-                        help=("skip line pairs with a side of more than N white-space tokens (counted before "
-                              "--tokenizer splits them, as word-align --max-tokens counts), N >= 1 (default "
+                        help=("skip line pairs with a side of more than N tokens as --tokenizer (the foreign side: "
+                              f"--foreign-tokenizer) splits it, {MAX_TOKENS_RULE}, N >= 1 (default "
                               f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
                               "tokens, which it leaves without a link (counted over-long)") if pivot else
-                        "skip sentences longer than N tokens, N >= 1 (default %(default)s)")
+                        f"skip sentences of more than N tokens as --tokenizer splits them, {MAX_TOKENS_RULE}, N >= 1 "
+                        "(default %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None, metavar=X,
                         help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001, metavar=X,
@@ -134,6 +136,15 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         pipeline=True)
     add_format(parser)  # of the report: -o is the table whatever it is
     parser.set_defaults(output_writes=("TSV", "the paraphrase table as TSV (or as Parquet, to a .parquet name)"))
+
+
+def add_case_options(parser: argparse.ArgumentParser, tokens: str = "tokens", note: str = "") -> None:
+    """--lowercase (the default) and --keep-case, one of them: the case of `tokens` (what the
+    command lower-cases, said in its help; `note` added to the default's help)."""
+    case = parser.add_mutually_exclusive_group()
+    case.add_argument("--lowercase", dest="lowercase", action="store_true", default=True,
+                      help=f"lower-case {tokens} (default{note})")
+    case.add_argument("--keep-case", dest="lowercase", action="store_false", help=f"keep the case of {tokens}")
 
 
 #: eflomal's options as the table pipelines take them: with no eflomal run they would change

@@ -57,9 +57,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--table", required=True, metavar=FILE_OR_NAME,
                         help="ppdb, wordnet (the built-in sources, named as every command's table and similarity "
                         "options name them; their rows are unscored: '-') or a table file: FILE.parquet, FILE.tsv or "
-                        "FILE.tsv.gz (Parquet and gzip told by their data; - = a table on stdin); PPDB's own file, "
-                        "given by its path, is ppdb: its pairs read both ways, as the aligners, ParaEval and serve "
-                        "read them")
+                        "FILE.tsv.gz (Parquet and gzip told by their data; - = a table on stdin), with :THRESHOLD to "
+                        "keep the rows scored at least THRESHOLD (unscored ones too) as paraeval --table and serve "
+                        "--table read PATH:THRESHOLD; PPDB's own file, given by its path, is ppdb: its pairs read "
+                        "both ways, as the aligners, ParaEval and serve read them")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N, help="keep the N best paraphrases of each")
     add_encoding_errors(parser)
     add_format(parser)
@@ -90,7 +91,8 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
     if args.phrase:
         return list(args.phrase), []
     source = "-" if args.phrases is None else args.phrases
-    stdin_given_once([f"--{name}" for name, path in (("phrases", source), ("table", args.table)) if is_stdin(path)])
+    stdin_given_once([f"--{name}" for name, path in (("phrases", source), ("table", args.table_path))
+                      if is_stdin(path)])
     phrases, problems = [], []
     with open_in(source, args.encoding_errors) as handle:
         undecodable = undecodable_lines(handle)
@@ -109,22 +111,24 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..paraphrases import built_in_named, load_source, lookup_source
+    from ..paraphrases import built_in_named, load_source, lookup_source, table_spec
     from ..phrase_keys import lookup_held
     from ..tables import score_column
 
+    built_in = built_in_named(args.table)
+    # PATH:THRESHOLD, as every command that reads a table takes it (checked before any phrase is read)
+    args.table_path, threshold = (args.table, None) if built_in is not None else table_spec(args.table)
     phrases, problems = phrases_of(args)
     for problem in problems:
         warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
-    built_in = built_in_named(args.table)
     if built_in is not None:  # ppdb, wordnet (or PPDB's own file): as every command reads them
         held, found = lookup_source(load_source(built_in), phrases, args.top_k)
         score = "score"  # their rows are unscored, as a two-column table's
     else:
         with ExitStack() as stack:
-            (table,), names = stdin_inputs(stack, [args.table])
+            (table,), names = stdin_inputs(stack, [args.table_path])
             try:
-                held, found = lookup_held(table, phrases, args.top_k)
+                held, found = lookup_held(table, phrases, args.top_k, threshold=threshold)
                 score = score_column(table)  # what the table names its score: the key of it in each row
             except ParalignError as exc:
                 for copy, name in names.items():  # errors name '<stdin>', not its copy

@@ -30,6 +30,8 @@ from ._metavars import FILE, PREFIX, N
 from ._pipelines import (
     EFLOMAL_NOT_SEEDED,
     GIVEN_ALIGNMENT,
+    MAX_TOKENS_RULE,
+    add_case_options,
     add_pipeline_options,
     check_eflomal_options,
     cluster_announcer,
@@ -97,17 +99,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--target-tokenizer", choices=CORPUS_TOKENIZERS, default=None,
                        help="tokenizer of the target side (default: --tokenizer), as pivot --foreign-tokenizer splits "
                        "the foreign side")
-    align.add_argument("--lowercase", action="store_true",
-                       help="lower-case the tokens --tokens-output writes (the links do not change: eflomal "
-                       "ignores case)")
+    add_case_options(align, "the tokens --tokens-output writes",
+                     ", as pivot's and paraphrase-table's --lowercase: the tokens pivot --alignment extracts "
+                     "phrases from; the links are the same either way, eflomal compares words without case")
     align.add_argument("--tokens-output", default=None, type=tokens_prefix, metavar=PREFIX,
                        help="also write the tokenised sides as PREFIX.src and PREFIX.tgt")
     align.add_argument("--encoding-errors", choices=("strict", "replace"), default="strict",
                        help="non-UTF-8 bytes: stop with an error naming file and line (strict, the "
                        "default), or replace them and warn")
     align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar=N,
-                       help="leave lines longer than N white-space tokens unaligned (an empty line), "
-                       "N >= 1 (default %(default)s); give pivot --alignment the same --max-tokens")
+                       help="leave line pairs with a side of more than N tokens as --tokenizer (the target "
+                       f"side: --target-tokenizer) splits it unaligned (an empty line), {MAX_TOKENS_RULE}, N >= 1 "
+                       "(default %(default)s); give pivot --alignment the same --max-tokens")
     align.add_argument("--iterations", type=positive_int, default=None, metavar=N,
                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     add_format(align)

@@ -5,7 +5,8 @@ Reading is streaming and checked, because pivoting runs on corpora too big to in
 * files with different line counts raise `MismatchError` naming both files and both counts
   (counted before any line is yielded, so no work is wasted on a broken pair of files);
 * a line that is empty (on either side) is skipped and counted;
-* a line longer than `max_tokens` white-space tokens (on either side) is skipped and counted;
+* a line longer than `max_tokens` white-space tokens (on either side) is skipped and counted
+  (the table pipelines and `word-align` pass 0 and count tokenizer tokens instead: `aligners.eflomal.token_limit`);
 * a byte-order mark starting a file is dropped (it is no part of the first word);
 * lines end at LF (CRLF too); a lone CR reads as a space, and a file with CR-only line ends
   raises `FormatError` at line 1 (`paralign.line_ends`: the line index's byte offsets count
