@@ -17,6 +17,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import ConfigurationError, ParalignError, check_output_folder
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._cluster import add_cluster_options, announce_cluster
@@ -90,7 +91,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--symmetrization", choices=SYMMETRIZATIONS, default=None,
                         help="how eflomal's two directions are joined (default: grow-diag-final-and); "
                         "like --iterations and --align-chunk, only when eflomal aligns")
-    parser.add_argument("--max-length", type=positive_int, default=5, metavar=N, help="longest phrase in words (default 5)")
+    parser.add_argument("--max-length", type=positive_int, default=MAX_PHRASE_LENGTH, metavar=N,
+                        help="longest phrase in words (default: %(default)s)")
     parser.add_argument("--threshold", type=unit_interval, default=threshold, metavar=X,
                         help="keep paraphrases with p >= this, a number in [0, 1] (default %(default)s)")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N,

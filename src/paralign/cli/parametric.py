@@ -22,7 +22,7 @@ from ..metrics.parametric import (
     align_scores_files,
     table_scores_files,
 )
-from ..metrics.parametric_align import names_a_skipped_item
+from ..metrics.parametric_align import DEFAULT_MAX_LENGTH, names_a_skipped_item
 from ..signature import file_name_part
 from ._cluster import add_cluster_options
 from ._common import (
@@ -93,7 +93,7 @@ TABLE_OUTPUT = (
 def _common_options(parser: argparse.ArgumentParser, links_help: str) -> None:
     parser.add_argument("--gold", required=True, metavar=FILE,
                         help="gold alignment file (jacana JSON, JSONL, ...; - = stdin)")
-    parser.add_argument("--max-length", type=positive_int, default=5, metavar=N,
+    parser.add_argument("--max-length", type=positive_int, default=DEFAULT_MAX_LENGTH, metavar=N,
                         help="longest phrase, in words on either side (default: %(default)s)")
     parser.add_argument("--links", choices=LINK_CHOICES, default="sure",
                         help=f"{links_help} (default: %(default)s)")
