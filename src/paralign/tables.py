@@ -357,6 +357,17 @@ def _parquet_batches(path: str | Path) -> Iterable[Any]:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
+def parquet_phrases(path: str | Path) -> Iterator[str]:
+    """A Parquet table's phrases (its ``phrase`` column), each batch's distinct ones: a phrase may come again."""
+    import pyarrow.compute as pc
+
+    try:
+        for batch in _open_parquet(path).iter_batches(columns=["phrase"]):
+            yield from (phrase for phrase in pc.unique(batch.column(0)).to_pylist() if phrase is not None)
+    except (OSError, ValueError) as exc:
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+
+
 def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
 
@@ -418,7 +429,7 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
            key: Callable[[str], str] | None = None, lines: Iterable[tuple[int, str]] | None = None,
-           head: TableHead | None = None) -> dict[str, list[dict[str, Any]]]:
+           written: Sequence[str] | None = None, head: TableHead | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
@@ -429,8 +440,10 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
     ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
     keyed by its name, or ``column<N>`` (:func:`extra_names`). `lines`: a TSV table's row lines to read
-    instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`). `head`: the
-    file's :class:`TableHead`, already read (else read here).
+    instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`). `written`:
+    with `key`, a Parquet table's phrases as written whose key may be one of `phrases` (those an index of the
+    file found), its rows read with the filter on them instead of every row. `head`: the file's
+    :class:`TableHead`, already read (else read here).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError)."""
     check_texts(phrases, "phrases")
@@ -441,9 +454,10 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     names = list(head.names) if head is not None else table_columns(path)
     score = score_name(names)
     if head.parquet if head is not None else is_parquet_file(path):
-        number: int | None = None if key is None else 1  # a query's rows are not numbered
+        query = wanted if key is None else written  # None: every row read
+        number: int | None = None if query is not None else 1  # a query's rows are not numbered
         extras = extra_names(names, len(names), score)
-        for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
+        for batch in _parquet_rows_of(path, query) if query is not None else _parquet_batches(path):
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):

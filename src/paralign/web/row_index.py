@@ -32,7 +32,7 @@ from pathlib import Path
 import numpy as np
 
 from ..line_ends import lf_text
-from ..tables import row_lines
+from ..tables import parquet_phrases, row_lines
 from ..textio import open_binary, strip_bom
 
 
@@ -124,3 +124,37 @@ class RowIndex:
             for offset, number in zip(self.offsets[found].tolist(), self.numbers[found].tolist(), strict=True):
                 raw.seek(offset)
                 yield number, _line_text(raw.readline(), offset).rstrip("\r\n")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SpellingIndex:
+    """The phrases of a user's Parquet table (one without a record, matched by a key: its phrases
+    folded, :func:`paralign.phrase_keys.row_key`) by their key, for those whose key is not the
+    phrase as written (``Car`` under ``car``): a request then queries the rows of its key and of
+    those spellings with the filter ``paralign paraphrases`` queries a built table with
+    (:func:`paralign.tables.lookup`'s `written`), where it read every row (0.17 s a request for
+    200,000 rows: ``benchmarks/serve_table_rows.py --format parquet``). A table whose phrases are
+    written as their keys holds an empty dict. `stamp`: the file's size and time when indexed."""
+
+    path: str
+    spellings: dict[str, tuple[str, ...]]
+    stamp: tuple[int, int]
+
+    @classmethod
+    def build(cls, path: str, key: Callable[[str], str]) -> SpellingIndex:
+        """One read of the table's phrase column (:func:`~paralign.tables.parquet_phrases`)."""
+        stamp = file_stamp(path)
+        spellings: dict[str, set[str]] = {}
+        for phrase in parquet_phrases(path):
+            if key(phrase) != phrase:
+                spellings.setdefault(key(phrase), set()).add(phrase)
+        return cls(path, {k: tuple(sorted(v)) for k, v in spellings.items()}, stamp)
+
+    def current(self) -> bool:
+        """Whether the file is the one indexed (its size and modification time unchanged)."""
+        return unchanged(self.path, self.stamp)
+
+    def written(self, keys: Sequence[str]) -> list[str]:
+        """The phrases as the table writes them whose key may be one of `keys`: each key and its other spellings."""
+        return list(dict.fromkeys(w for k in keys for w in (k, *self.spellings.get(k, ()))))
+

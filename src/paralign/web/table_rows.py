@@ -24,7 +24,7 @@ from typing import Any
 from ..paraphrases import ParaphraseSource, Score, built_in_named, source_spec_parts
 from ..phrase_keys import form_of, lookup_held, row_key
 from ..tables import TableHead, extra_names, score_name, table_head
-from .row_index import RowIndex, file_stamp, unchanged
+from .row_index import RowIndex, SpellingIndex, file_stamp, unchanged
 
 #: What a source that is not a table file names its score (PPDB's pairs, WordNet, a table built
 #: in memory), as ``paralign paraphrases`` names the score of a table that names none.
@@ -33,13 +33,15 @@ SCORE = "score"
 
 class _FirstUse:
     """What a :class:`TableFile` finds on its first request that needs it: a TSV table's
-    :class:`.row_index.RowIndex` (None once found of no use) and the most columns a row has."""
+    :class:`.row_index.RowIndex` (None once found of no use) and the most columns a row has; a
+    user's Parquet table's :class:`.row_index.SpellingIndex`."""
 
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.done = False
         self.index: RowIndex | None = None
         self.widest = 3
+        self.spellings: SpellingIndex | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +73,16 @@ class TableFile:
 
     def _found(self) -> _FirstUse:
         """The index of a TSV table and its widest row, found in one pass on first use; a Parquet
-        table's columns are its schema's (no pass)."""
-        found = self._first_use
+        table's columns are its schema's, and a user's table of more columns than three, its
+        first column ``phrase`` (which the query filters), has its phrases' spellings read."""
+        found, names, key = self._first_use, self.head.names, row_key(form_of(self.head.metadata))
         with found.lock:
             if not found.done and not self.head.parquet:
-                index = RowIndex.build(self.path, row_key(form_of(self.head.metadata)))
+                index = RowIndex.build(self.path, key)
                 found.widest = index.widest
-                found.index = index if extra_names(self.head.names, max(len(self.head.names), index.widest),
-                                                   self.score_column) else None
+                found.index = index if extra_names(names, max(len(names), index.widest), self.score_column) else None
+            elif not found.done and key is not None and names[:1] == ("phrase",) and len(names) > 3:
+                found.spellings = SpellingIndex.build(self.path, key)
             found.done = True
         return found
 
@@ -101,15 +105,18 @@ class TableFile:
         """The key `phrase` is looked up by, and its rows in the file with every column, as
         ``paralign paraphrases --format json`` gives them, but only those the server holds:
         a row scored under the threshold is left out, as it was when the table was loaded. A
-        TSV table reads the phrase's lines alone (its index's); a file changed since the server
-        started is read whole, its head too."""
-        index = self.index
+        TSV table reads the phrase's lines alone (its index's), a Parquet table the row groups that
+        can hold it (a user's table, its spellings too); a file changed since the server started
+        is read whole, its head too."""
+        found = self._found()
         current = unchanged(self.path, self.stamp)
-        index = index if current and index is not None and index.current() else None
-        held, found = lookup_held(self.path, [phrase], lines=None if index is None else index.lines,
-                                  head=self.head if current else None)
+        index = found.index if current and found.index is not None and found.index.current() else None
+        spellings = found.spellings if current and found.spellings is not None and found.spellings.current() else None
+        held, found_rows = lookup_held(self.path, [phrase], lines=None if index is None else index.lines,
+                                       written=None if spellings is None else spellings.written,
+                                       head=self.head if current else None)
         key, name = held[phrase], self.score_column
-        kept = [row for row in found[key] if self.threshold is None or row[name] is None or row[name] >= self.threshold]
+        kept = [row for row in found_rows[key] if self.threshold is None or row[name] is None or row[name] >= self.threshold]
         return key, kept
 
 
