@@ -65,6 +65,37 @@ def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
         assert answer.status == 200
 
 
+def _head_answer(server: str, query_bytes: int) -> bytes:
+    """The first line and content type of the answer to a GET of the align page whose query
+    holds `query_bytes` bytes (b"" when the server closed the connection while it was sent)."""
+    from urllib.parse import urlsplit
+
+    address = urlsplit(server)
+    request = (b"GET /align?target=b&source=" + b"a" * query_bytes + b" HTTP/1.1\r\nHost: "
+               + address.netloc.encode() + b"\r\nConnection: close\r\n\r\n")
+    answer = b""
+    try:
+        with socket.create_connection((address.hostname, address.port), timeout=30) as connection:
+            connection.sendall(request)
+            while chunk := connection.recv(65536):
+                answer += chunk
+    except (ConnectionResetError, BrokenPipeError):
+        pass  # refused while it was being sent: what was answered, if it came, is kept
+    head = answer.partition(b"\r\n\r\n")[0].lower().split(b"\r\n")
+    return b" ".join([head[0], *(line for line in head[1:] if line.startswith(b"content-type"))])
+
+
+def test_a_url_is_answered_by_the_app_up_to_the_head_limit_and_by_uvicorn_past_it(server) -> None:
+    """With JavaScript off a form of any length is sent in its URL. Up to REQUEST_HEAD_BYTES
+    (128 KiB) the app answers with its page; past it uvicorn's parser refuses the head before
+    the app is called, with its own bare 400: the limit, documented in docs/CLI.md."""
+    from paralign.web.models import REQUEST_HEAD_BYTES
+
+    assert _head_answer(server, REQUEST_HEAD_BYTES - 2_000).startswith(b"http/1.1 422 unprocessable entity content-type: text/html")
+    beyond = _head_answer(server, 2 * REQUEST_HEAD_BYTES)
+    assert beyond == b"" or beyond.startswith(b"http/1.1 400 bad request content-type: text/plain"), beyond
+
+
 def test_the_loopback_server_answers_only_its_own_names(server) -> None:
     """A page on another site could make the browser send requests to 127.0.0.1 under a name the
     site controls (DNS rebinding); the server refuses any Host but its loopback names."""
