@@ -189,6 +189,15 @@ def test_the_page_shows_a_command_the_command_line_takes(client, capsys) -> None
     assert refused.status_code == 422 and '"aligner": "exact"' in html.unescape(refused.text)
 
 
+def test_an_empty_box_is_said_to_be_empty_as_the_other_pages_say_it(client) -> None:
+    """Score pressed with an empty box was refused with "pairs: Field required", as if the page
+    had left the field out (the align page says "source: is empty" of its empty box)."""
+    empty = _post_page(client, pairs="", signal="all-words")
+    assert empty.status_code == 422 and "pairs: is empty" in empty.text and "Field required" not in empty.text
+    left_out = _post_page(client, signal="all-words")  # not the page's form: the field is missing
+    assert left_out.status_code == 422 and "pairs: Field required" in left_out.text
+
+
 def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> None:
     form = small.get("/similarity/batch").text
     assert "At most 6 rows a request" in form and "answered between two of its blocks" in form

@@ -257,15 +257,16 @@ def _download(text: str) -> str:
     return quote(text, safe="")
 
 
-def _batch_answer(request: Request, form: dict[str, str]) -> HTMLResponse:
-    """The batch page with the answer to `form` (or why there is none: 422), in a worker thread:
+def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[str] = ()) -> HTMLResponse:
+    """The batch page with the answer to `form` (or why there is none: 422; a field the form
+    sent empty, `sent_empty`, said to be empty, as the other pages say it), in a worker thread:
     the batch waits for the engine's lock."""
     context = _batch_context(request)
     try:
         body = BatchRequest.model_validate(form)
         answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
-        return render(request, "similarity_batch.html", 422, form=form, error=describe(field_errors(exc.errors())),
+        return render(request, "similarity_batch.html", 422, form=form, error=_page_errors(exc, {}, sent_empty),
                       **context)
     except ParalignError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
@@ -302,7 +303,8 @@ async def batch_page(request: Request) -> HTMLResponse:
         return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
                       error=f"the form {not_utf8(exc)}: a form sends UTF-8")
     form = {name: fields[name] for name in BATCH_FIELDS if fields.get(name)}
-    return await run_in_threadpool(_batch_answer, request, form)
+    sent_empty = [name for name in BATCH_FIELDS if name in fields and name not in form]
+    return await run_in_threadpool(_batch_answer, request, form, sent_empty)
 
 
 def tier_rows(config: Config, explained: GradedExplanation) -> list[dict[str, Any]]:
