@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import InputTypeError
 from .shown_text import shown_form
-from .tables import lookup, read_metadata
+from .tables import TableHead, lookup, read_metadata
 from .tokenizers import TOKENIZERS, tokenize
 
 
@@ -80,7 +80,8 @@ def _held_in(form: tuple[str | None, bool], phrases: Iterable[str]) -> dict[str,
 def lookup_held(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
                 lines: Callable[[list[str]], Iterable[tuple[int, str]]] | None = None,
                 threshold: float | None = None,
-                ) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
+                written: Callable[[list[str]], Sequence[str]] | None = None,
+                head: TableHead | None = None) -> tuple[dict[str, str], dict[str, list[dict[str, Any]]]]:
     """What ``paralign paraphrases`` asks a table file: each of `phrases` with the key it is
     looked up by (:func:`_held_in`), and the rows found under each key, best first, the k best
     with `top_k` (:func:`paralign.tables.lookup`). A table that pivot or paraphrase-table built
@@ -91,13 +92,16 @@ def lookup_held(path: str | Path, phrases: Sequence[str], top_k: int | None = No
     match it, so ``Cat`` and ``cat`` find the same rows everywhere. A table built with
     ``--keep-case`` is matched with its case, here as in memory. `lines`: given the keys, the row
     lines of a TSV table that can hold them (``paralign serve``'s index of the file, keyed by
-    :func:`row_key`), read instead of every line. `threshold`: the rows scored below it left out
-    (``PATH:THRESHOLD``, :func:`paralign.tables.lookup`)."""
-    form = table_form(path)
+    :func:`row_key`), read instead of every line; `written`: given the keys, a user's Parquet
+    table's phrases as written that may be under them (``serve``'s index of the file), queried
+    instead of every row read. `head`: the file's :class:`~paralign.tables.TableHead`, already
+    read (``paralign serve`` reads it once), else read here. `threshold`: the rows scored below it
+    left out (``PATH:THRESHOLD``, :func:`paralign.tables.lookup`)."""
+    form = table_form(path) if head is None else form_of(head.metadata)
     held = _held_in(form, phrases)
     keys = list(held.values())
     return held, lookup(path, keys, top_k, key=row_key(form), lines=None if lines is None else lines(keys),
-                        threshold=threshold)
+                        written=None if written is None else written(keys), head=head, threshold=threshold)
 
 
 def row_key(form: tuple[str | None, bool]) -> Callable[[str], str] | None:

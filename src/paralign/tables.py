@@ -29,6 +29,7 @@ import json
 import math
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
@@ -154,14 +155,51 @@ def read_metadata(path: str | Path) -> dict[str, Any]:
     if is_parquet_file(path):
         raw = (_open_parquet(path).schema_arrow.metadata or {}).get(METADATA_KEY)
         return _record(raw, f"{METADATA_KEY.decode()!r} metadata", str(path)) if raw else {}
+    return _metadata_in(_comment_head(path), path)
+
+
+def _comment_head(path: str | Path) -> list[str]:
+    """The lines a TSV table starts with that start with '#' (its header, comments, the record), BOM dropped."""
+    lines = []
     with open_text(path) as handle:
-        for number, line in enumerate(without_bom(handle), start=1):
+        for line in without_bom(handle):
             if not line.startswith("#"):
                 break
-            found = metadata_line(line, str(path), number)
-            if found is not None:
-                return found
+            lines.append(line)
+    return lines
+
+
+def _metadata_in(head: Sequence[str], path: str | Path) -> dict[str, Any]:
+    """The record among a TSV table's first '#' lines (:func:`_comment_head`), or {}."""
+    for number, line in enumerate(head, start=1):
+        found = metadata_line(line, str(path), number)
+        if found is not None:
+            return found
     return {}
+
+
+def _header_names(first: str) -> list[str]:
+    """The column names a TSV table's first line gives: its ``# phrase TAB paraphrase TAB ...`` header's, else none."""
+    return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []
+
+
+@dataclass(frozen=True, slots=True)
+class TableHead:
+    """What a table file says of itself before its rows, read once (:func:`table_head`) by a reader that
+    queries it again and again (``paralign serve``): whether it is Parquet, its column names
+    (:func:`table_columns`) and its record (:func:`read_metadata`)."""
+
+    parquet: bool
+    names: tuple[str, ...]
+    metadata: dict[str, Any]
+
+
+def table_head(path: str | Path) -> TableHead:
+    """A table file's :class:`TableHead`: a TSV table's first lines read once, for its header and its record."""
+    if is_parquet_file(path):
+        return TableHead(True, tuple(table_columns(path)), read_metadata(path))
+    head = _comment_head(path)
+    return TableHead(False, tuple(_header_names(head[0]) if head else ()), _metadata_in(head, path))
 
 
 def metadata_line(line: str, source: str | None = None, number: int | None = None) -> dict[str, Any] | None:
@@ -319,6 +357,17 @@ def _parquet_batches(path: str | Path) -> Iterable[Any]:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
+def parquet_phrases(path: str | Path) -> Iterator[str]:
+    """A Parquet table's phrases (its ``phrase`` column), each batch's distinct ones: a phrase may come again."""
+    import pyarrow.compute as pc
+
+    try:
+        for batch in _open_parquet(path).iter_batches(columns=["phrase"]):
+            yield from (phrase for phrase in pc.unique(batch.column(0)).to_pylist() if phrase is not None)
+    except (OSError, ValueError) as exc:
+        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
+
+
 def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
 
@@ -379,8 +428,8 @@ def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
-           key: Callable[[str], str] | None = None,
-           lines: Iterable[tuple[int, str]] | None = None,
+           key: Callable[[str], str] | None = None, lines: Iterable[tuple[int, str]] | None = None,
+           written: Sequence[str] | None = None, head: TableHead | None = None,
            threshold: float | None = None) -> dict[str, list[dict[str, Any]]]:
     """The rows of each of `phrases` in a table, best first (score, then paraphrase, by `key` when
     given: :func:`best_first`), one a paraphrase as a table in memory holds them (duplicates: the best kept;
@@ -392,7 +441,10 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
     ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,
     keyed by its name, or ``column<N>`` (:func:`extra_names`). `lines`: a TSV table's row lines to read
-    instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`).
+    instead of every one (:func:`tsv_rows`: those an index of the file says can hold `phrases`). `written`:
+    with `key`, a Parquet table's phrases as written whose key may be one of `phrases` (those an index of the
+    file found), its rows read with the filter on them instead of every row. `head`: the file's
+    :class:`TableHead`, already read (else read here).
     `phrases` is a list of str (InputTypeError for one str); `top_k` None (every row) or a whole number
     of at least 1 (:func:`check_top_k`: -1 dropped the last row, 0 kept them all, 2.5 was a TypeError).
     `threshold`: a row scored below it is no row (unscored rows kept), as a table read with it in
@@ -403,12 +455,13 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     wanted = list(dict.fromkeys(phrases))
     found: dict[str, list[dict[str, Any]]] = {phrase: [] for phrase in wanted}
     keyed = _keyed(key)
-    names = table_columns(path)
-    score = _score_name(names)
-    if is_parquet_file(path):
-        number: int | None = None if key is None else 1  # a query's rows are not numbered
+    names = list(head.names) if head is not None else table_columns(path)
+    score = score_name(names)
+    if head.parquet if head is not None else is_parquet_file(path):
+        query = wanted if key is None else written  # None: every row read
+        number: int | None = None if query is not None else 1  # a query's rows are not numbered
         extras = extra_names(names, len(names), score)
-        for batch in _parquet_rows_of(path, wanted) if key is None else _parquet_batches(path):
+        for batch in _parquet_rows_of(path, query) if query is not None else _parquet_batches(path):
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=True).columns]
             number = None if number is None else number + batch.num_rows
             for row in zip(*columns, strict=True):
@@ -493,7 +546,7 @@ def table_columns(path: str | Path) -> list[str]:
         return list(_open_parquet(path).schema_arrow.names)
     with open_text(path) as handle:
         first = strip_bom(handle.readline())
-    return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []  # a header names them
+    return _header_names(first)  # a header names them
 
 
 def score_column(path: str | Path) -> str:
@@ -501,10 +554,11 @@ def score_column(path: str | Path) -> str:
     paraphrase-table write, ``score`` (a count of groups) in those ``lattice paraphrases`` writes, a user's
     name in a user's header; ``score`` where none names it (a user's table, whose score paralign cannot
     tell: `paralign paraphrases` called it a probability, and a lattice table's count with it)."""
-    return _score_name(table_columns(path))
+    return score_name(table_columns(path))
 
 
-def _score_name(names: Sequence[str]) -> str:
+def score_name(names: Sequence[str]) -> str:
+    """:func:`score_column` of a table whose column names (:func:`table_columns`) are `names`."""
     name = names[2] if len(names) > 2 else ""
     return name if name.strip() and name != "paraphrase" else "score"  # a row's keys: paraphrase, score
 

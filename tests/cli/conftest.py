@@ -1,6 +1,7 @@
-"""What the browser tests of `paralign serve` share (test_serve.py, test_serve_access.py): the
-screenshot helpers of benchmarks/screenshots.py (importable as ``paralign_screenshots``), one
-server for the session and one Chromium a module.
+"""What the browser tests of `paralign serve` share (test_serve.py, test_serve_access.py,
+test_serve_forms.py, test_serve_options.py, test_serve_rendering.py): the screenshot helpers of
+benchmarks/screenshots.py (importable as ``paralign_screenshots``), one server for the session
+and one Chromium a module.
 
 The server runs `paralign serve --table small.tsv` on a free loopback port and is stopped when
 the session ends; starting it once spares each module its start. Without a browser these tests

@@ -8,18 +8,11 @@ where a missing browser fails them: `.ci/run` installs Debian's chromium.
 
 from __future__ import annotations
 
-import os
-import socket
-import subprocess
-import sys
-from pathlib import Path
-
 import paralign_screenshots as helpers  # benchmarks/screenshots.py, loaded by tests/cli/conftest.py
 import pytest
 
 from paralign.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
 XSS = "<script>alert(1)</script>"
 
 
@@ -235,6 +228,38 @@ def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, ser
     assert page.locator("#pairs").input_value() == "Café au lait.\tA café au lait.\n"  # left as it was
 
 
+def _chosen(page, path) -> tuple[str, str]:
+    """The batch page's box and note after `path` is chosen as its file."""
+    page.set_input_files("#file", str(path))
+    page.wait_for_function(f"document.getElementById('file-note').textContent.includes({path.name!r})")
+    return page.locator("#pairs").input_value(), page.locator("#file-note").inner_text()
+
+
+def test_a_gzip_file_of_several_members_is_read_as_paralign_similarity_reads_it(page, server, tmp_path) -> None:
+    """Concatenated gzip (``cat a.gz b.gz``) is one gzip file to paralign similarity, which reads
+    every member (zero bytes after a member skipped); Chromium's DecompressionStream refuses the
+    bytes after the first member's end, and the page refused the file. Bytes after the gzip data
+    that are no member, and a member cut short, are refused as the command refuses them."""
+    import gzip
+
+    first, second = "Café au lait.\tA café au lait.\n", "The cat sat.\tA cat sat.\n" * 40
+    members = gzip.compress(first.encode()) + gzip.compress(second.encode())
+    page.goto(server + "similarity/batch")
+    files = {"two.tsv.gz": members, "padded.tsv.gz": gzip.compress(first.encode()) + bytes(100) + members + bytes(9),
+             "empty.tsv.gz": gzip.compress(b"") + members, "junk.tsv.gz": members + b"junk",
+             "cut.tsv.gz": members[:-5]}
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+    assert _chosen(page, tmp_path / "two.tsv.gz")[0] == first + second
+    assert _chosen(page, tmp_path / "padded.tsv.gz")[0] == first + first + second
+    box, note = _chosen(page, tmp_path / "empty.tsv.gz")
+    assert box == first + second and "read into the box" in note
+    box, note = _chosen(page, tmp_path / "junk.tsv.gz")
+    assert box == first + second and "was not read" in note  # the box kept what it held
+    box, note = _chosen(page, tmp_path / "cut.tsv.gz")
+    assert "gzip data cut short (truncated file)" in note and box == first + second
+
+
 def test_other_pages_and_the_api_docs_work_offline(page, server) -> None:
     page.goto(server + "paraphrases?phrase=cat&table=small.tsv")
     assert "feline" in page.locator("#paraphrases").inner_text()
@@ -295,344 +320,6 @@ def test_the_docs_tables_keep_field_names_whole(page, server) -> None:
     names = page.locator("table.fields td:first-child code").all()
     assert len(names) > 10
     assert all(name.bounding_box()["height"] < 24 for name in names)
-
-
-def test_an_svg_file_in_an_img_keeps_its_own_size(browser, tmp_path) -> None:
-    """An <img> of a picture (as a README shows one) takes its size from the file: without width
-    and height attributes a 324 px grid was drawn as wide as the page (1264 px)."""
-    from paralign.alignment import Alignment
-    from paralign.viz import AlignmentView, alignment_grid, svg_file
-
-    view = AlignmentView(["The", "cat", "sat"], ["A", "cat", "sat"], Alignment.from_pharaoh("1-1 2-2"))
-    root = alignment_grid(view)
-    width, height = (float(v) for v in dict(root.attrs)["viewBox"].split()[2:])
-    (tmp_path / "grid.svg").write_text(svg_file(root), encoding="utf-8")
-    (tmp_path / "page.html").write_text('<!DOCTYPE html><body><img src="grid.svg"></body>', encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    try:
-        tab = context.new_page()
-        tab.goto((tmp_path / "page.html").as_uri())
-        tab.wait_for_function("document.images[0].complete")
-        shown = tab.evaluate("[document.images[0].width, document.images[0].height]")
-        assert abs(shown[0] - width) <= 1 and abs(shown[1] - height) <= 1, (shown, width, height)
-    finally:
-        context.close()
-
-
-def test_a_report_on_a_phone_does_not_scroll_sideways(browser, tmp_path) -> None:
-    """A report's long code and a wide score table scroll in their own box, not the page."""
-    from paralign.viz.html import Section
-    from paralign.viz.html import page as html_page
-    from paralign.viz.reports.parts import CSS, score_table
-    from paralign.viz.svg import el
-
-    result = {"signature": "nrefs:1|config:paper|maxlen:4|minpara:1|case:lc|tok:13a|stop:skip" * 2,
-              "wide": "a_table_cell_with_no_break_" * 4}
-    report = tmp_path / "report.html"
-    report.write_text(html_page("report", [Section("scores", (el("code", result["signature"]), score_table(
-        result, [("wide", "wide", False)])))], css=CSS), encoding="utf-8")
-    context = browser.new_context(viewport={"width": 375, "height": 740}, is_mobile=True)
-    try:
-        tab = context.new_page()
-        tab.goto(report.as_uri())
-        assert tab.evaluate("document.documentElement.scrollWidth") <= 375
-    finally:
-        context.close()
-
-
-def test_a_long_align_page_keeps_its_names_colours_and_sizes_in_chromium(browser, tmp_path) -> None:
-    """The page of many pairs writes a word's colour, anchor and baseline once per row, names a
-    picture by its <title> alone and lays a picture out only near the window: in Chromium every
-    word still has them, every picture its name, and a box far down its picture's height."""
-    from paralign.alignment import Alignment
-    from paralign.viz import AlignmentView, alignment_section, page
-
-    source, target = ["the", "cat", "sat", "on", "the", "mat"], ["a", "cat", "was", "sitting", "on", "the", "rug"]
-    view = AlignmentView(source, target, Alignment.from_links(sure=[(1, 1), (3, 4)], possible=[(2, 3)]))
-    path = tmp_path / "pairs.html"
-    path.write_text(page("pairs", [alignment_section(f"line {n}", view, ident=f"line-{n}") for n in range(1, 41)]),
-                    encoding="utf-8")
-    context = browser.new_context(viewport={"width": 1100, "height": 900})
-    context.set_default_timeout(20_000)
-    try:
-        tab = context.new_page()
-        tab.goto(path.as_uri())
-        name = f"alignment grid: {' '.join(source)} / {' '.join(target)}"
-        assert tab.get_by_role("img", name=name, exact=True).count() == 40
-        assert tab.get_by_role("img", name=f"alignment: {' '.join(source)} / {' '.join(target)}").count() == 40
-        last = "#line-40-grid"
-        box = tab.evaluate(f"document.querySelector('{last}').parentElement.getBoundingClientRect().height")
-        height = float(tab.get_attribute(last, "height"))
-        skipped = f"!document.querySelector('{last}').checkVisibility({{contentVisibilityAuto: true}})"
-        assert tab.evaluate(skipped) and abs(box - height) <= 1  # not yet drawn, yet as tall as its picture
-        tab.locator(last).scroll_into_view_if_needed()
-        tab.wait_for_function(f"!({skipped})")  # drawn once near the window
-        shown = tab.evaluate(f"""() => {{
-            const style = (e) => {{ const s = getComputedStyle(e); return [s.fill, s.textAnchor, s.dominantBaseline]; }};
-            const svg = document.querySelector('{last}');
-            return {{height: svg.getBoundingClientRect().height,
-                    source: style(svg.querySelector('.source-word')), target: style(svg.querySelector('.target-word')),
-                    lines: [...document.querySelectorAll('#line-40-lines .word')].map(style)}};
-        }}""")
-        assert abs(shown["height"] - height) <= 1
-        assert shown["source"] == ["rgb(34, 34, 34)", "end", "central"]
-        assert shown["target"] == ["rgb(34, 34, 34)", "start", "central"]
-        ink, grey = ["rgb(34, 34, 34)", "middle", "auto"], ["rgb(107, 112, 121)", "middle", "auto"]
-        assert shown["lines"][:4] == [grey, ink, ink, ink]  # "the" is unaligned, "cat sat on" are not
-    finally:
-        context.close()
-
-
-def test_a_bad_table_stops_before_serving(tmp_path, capsys) -> None:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    assert main(["serve", "--resources", "none", "--table", str(tmp_path / "missing.tsv")]) == 2
-    assert "missing.tsv" in capsys.readouterr().err
-    bad = tmp_path / "bad.tsv"
-    bad.write_text("no tab here\n", encoding="utf-8")
-    assert main(["serve", "--resources", "none", "--table", str(bad)]) == 1
-    assert "bad.tsv:1" in capsys.readouterr().err
-
-
-def test_a_table_whose_name_holds_a_bar_stops_before_serving(tmp_path, capsys, monkeypatch) -> None:
-    """``--table t|x.tsv`` served, its ParaEval signature ``res:t|x.tsv#HASH`` read back as
-    ``res:t`` and a keyless part; now a usage error naming the option and the file (serving
-    stubbed: without the check it would return 0, not block)."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from paralign.cli import serve
-
-    monkeypatch.setattr(serve, "_serve", lambda *args: 0)
-    table = tmp_path / "t|x.tsv"
-    table.write_text("big\tlarge\t0.9\n", encoding="utf-8")
-    assert main(["serve", "--resources", "none", "--port", "0", "--table", str(table)]) == 2
-    assert f"argument --table: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err
-
-
-def test_garbage_and_oversized_requests_do_not_stop_the_server(server) -> None:
-    import socket
-    import urllib.error
-    import urllib.request
-    from urllib.parse import urlsplit
-
-    address = urlsplit(server)
-    for raw in (b"\x00\xff garbage\r\n\r\n", b"POST /api/align HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\n{",
-                b"GET /" + b"a" * 70_000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"):
-        with socket.create_connection((address.hostname, address.port), timeout=10) as connection:
-            connection.sendall(raw)
-            connection.shutdown(socket.SHUT_WR)
-            answer = connection.recv(200)
-        assert not answer or answer.split()[1][:1] == b"4", answer  # a 4xx, or the line is closed
-    body = b'{"source": "' + b"x" * 70_000 + b'", "target": "y"}'
-    request = urllib.request.Request(server + "api/align", data=body, headers={"content-type": "application/json"})
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(request, timeout=30)
-    assert refused.value.code == 413
-    with urllib.request.urlopen(server + "api/info", timeout=10) as answer:
-        assert answer.status == 200
-
-
-def test_the_loopback_server_answers_only_its_own_names(server) -> None:
-    """A page on another site could make the browser send requests to 127.0.0.1 under a name the
-    site controls (DNS rebinding); the server refuses any Host but its loopback names."""
-    import urllib.error
-    import urllib.request
-
-    from paralign.cli.serve import loopback_names
-
-    assert loopback_names("127.0.0.1") == ("127.0.0.1", "localhost", "::1")
-    assert loopback_names("::1") == ("::1", "localhost", "127.0.0.1")
-    assert loopback_names("0.0.0.0") is None and loopback_names("192.168.1.5") is None
-    rebound = urllib.request.Request(server + "api/info", headers={"Host": "rebound.example"})
-    with pytest.raises(urllib.error.HTTPError) as refused:
-        urllib.request.urlopen(rebound, timeout=10)
-    assert refused.value.code == 403
-    local = server.replace("127.0.0.1", "localhost")
-    with urllib.request.urlopen(local + "api/info", timeout=10) as answer:
-        assert answer.status == 200
-
-
-def test_listening_beyond_this_machine_is_warned_about(monkeypatch, capsys) -> None:
-    """--host 0.0.0.0 exposed the app (no login) to the network without a word."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from paralign.errors import ConfigurationError
-    from paralign.web import Engine
-
-    def stop(*args, **kwargs):
-        raise ConfigurationError("stopped before loading")
-
-    monkeypatch.setattr(Engine, "load", stop)
-    assert main(["serve", "--host", "0.0.0.0", "--port", "0", "--resources", "none"]) == 2
-    err = capsys.readouterr().err
-    assert "paralign: warning: listening on 0.0.0.0: other machines can connect (no login, no encryption)" in err
-    assert main(["serve", "--host", "127.0.0.1", "--port", "0", "--resources", "none"]) == 2
-    assert "warning" not in capsys.readouterr().err
-
-
-def test_a_name_or_short_form_of_a_loopback_address_is_loopback(monkeypatch, capsys) -> None:
-    """--host 127.1 (or this machine's name, which Debian maps to 127.0.1.1) listens on a loopback
-    address, but only the typed text was read: it was warned about as reachable by other
-    machines and served to any Host header (no DNS rebinding check). The bound address decides."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from paralign.cli import serve
-    from paralign.errors import ConfigurationError
-    from paralign.web import Engine
-
-    seen = []
-
-    def app(*args, hosts=None, **kwargs):
-        seen.append(hosts)
-        raise ConfigurationError("stopped before serving")
-
-    monkeypatch.setattr(Engine, "load", lambda *args, **kwargs: None)
-    monkeypatch.setattr("paralign.web.create_app", app)
-    assert main(["serve", "--host", "127.1", "--port", "0", "--resources", "none"]) == 2
-    err = capsys.readouterr().err
-    assert "warning" not in err and "stopped before serving" in err, err
-    assert seen == [("127.1", "127.0.0.1", "localhost", "::1")]
-    assert serve.loopback_names("myhost", "127.0.1.1") == ("myhost", "127.0.1.1", "localhost", "127.0.0.1", "::1")
-    assert serve.loopback_names("myhost", "192.168.1.5") is None
-
-
-def test_an_ipv6_host_in_brackets_is_the_bare_address(monkeypatch, capsys) -> None:
-    """--host [::1], as a URL writes the address (and as loopback_names reads it), was given to
-    the resolver with its brackets: 'cannot listen on [[::1]]:0: name or service not known'."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from paralign.errors import ConfigurationError
-    from paralign.web import Engine
-
-    if not socket.has_ipv6:
-        pytest.skip("this machine has no IPv6")
-
-    def stop(*args, **kwargs):
-        raise ConfigurationError("stopped before loading")
-
-    monkeypatch.setattr(Engine, "load", stop)
-    assert main(["serve", "--host", "[::1]", "--port", "0", "--resources", "none"]) == 2
-    err = capsys.readouterr().err
-    assert "stopped before loading" in err and "cannot listen" not in err and "warning" not in err, err
-
-
-def test_cache_size_reaches_the_engine_and_defaults_to_the_server_bound(monkeypatch, capsys) -> None:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from paralign.errors import ConfigurationError
-    from paralign.web import Engine
-    from paralign.web.engine import SERVE_CACHE_SIZE
-
-    seen = []
-
-    def stop(config, *args, **kwargs):
-        seen.append(config.cache_size)
-        raise ConfigurationError("stopped before loading")
-
-    monkeypatch.setattr(Engine, "load", stop)
-    assert main(["serve", "--port", "0", "--resources", "none", "--cache-size", "7"]) == 2
-    assert main(["serve", "--port", "0", "--resources", "none"]) == 2
-    assert seen == [7, SERVE_CACHE_SIZE]
-    with pytest.raises(SystemExit) as refused:
-        main(["serve", "--cache-size", "0"])
-    assert refused.value.code == 2 and "argument --cache-size: " in capsys.readouterr().err
-
-
-def test_max_pairs_reaches_the_app_and_defaults_to_the_web_apps(monkeypatch, capsys) -> None:
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    from paralign.cli import serve
-    from paralign.errors import ConfigurationError
-    from paralign.web import Engine
-    from paralign.web.models import BATCH_PAIRS
-
-    seen = []
-
-    def app(*args, max_pairs=None, **kwargs):
-        seen.append(max_pairs)
-        raise ConfigurationError("stopped before serving")
-
-    monkeypatch.setattr(Engine, "load", lambda *args, **kwargs: None)
-    monkeypatch.setattr("paralign.web.create_app", app)
-    assert main(["serve", "--port", "0", "--resources", "none", "--max-pairs", "20"]) == 2
-    assert main(["serve", "--port", "0", "--resources", "none"]) == 2
-    assert seen == [20, BATCH_PAIRS] and serve.BATCH_PAIRS == BATCH_PAIRS
-    with pytest.raises(SystemExit) as refused:
-        main(["serve", "--max-pairs", "0"])
-    assert refused.value.code == 2 and "argument --max-pairs: " in capsys.readouterr().err
-
-
-def test_what_is_loaded_is_frozen_before_serving(monkeypatch) -> None:
-    """Ctrl-C on an idle server took 1.2-1.5 s after uvicorn's last line: the interpreter's final
-    garbage collections walked the loaded engine (~460,000 objects). It is frozen (gc.freeze)
-    once loaded, before the server runs; tests/web/test_serve_process.py stops a real one."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    import gc
-
-    from paralign.cli import serve
-    from paralign.web import Engine
-
-    calls = []
-    monkeypatch.setattr(Engine, "load", lambda *args, **kwargs: calls.append("load"))
-    monkeypatch.setattr("paralign.web.create_app", lambda *args, **kwargs: calls.append("app"))
-    monkeypatch.setattr(gc, "freeze", lambda: calls.append("freeze"))  # not this test process's objects
-    monkeypatch.setattr(serve, "_serve", lambda *args: calls.append("serve") or 0)
-    assert main(["serve", "--port", "0", "--resources", "none"]) == 0
-    assert calls == ["load", "app", "freeze", "serve"]
-
-
-def test_without_the_web_extra_serve_names_it(monkeypatch, capsys) -> None:
-    monkeypatch.setitem(sys.modules, "uvicorn", None)
-    assert main(["serve"]) == 2
-    assert "pip install 'paralign[web]'" in capsys.readouterr().err
-
-
-@pytest.mark.parametrize("package", ["fastapi", "jinja2"])
-def test_without_the_web_extra_importing_paralign_web_names_it(package: str) -> None:
-    """`import paralign.web` without the extra is an ExtraMissingError naming the install
-    command (it was a bare ModuleNotFoundError for fastapi), and serve names it too."""
-    code = (
-        "import sys\n"
-        f"sys.modules[{package!r}] = None\n"
-        "from paralign.errors import ExtraMissingError\n"
-        "try:\n"
-        "    import paralign.web\n"
-        "except ExtraMissingError as exc:\n"
-        "    print(type(exc).__name__, exc.missing, exc)\n"
-        "from paralign.cli import main\n"
-        "print('exit', main(['serve', '--port', '0']))\n"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    first, last = done.stdout.splitlines()
-    assert first.startswith(f"ExtraMissingError {package} ") and "pip install 'paralign[web]'" in first
-    assert last == "exit 2" and "paralign serve needs the optional extra 'web'" in done.stderr
-
-
-def _serve(*options: str) -> subprocess.CompletedProcess:
-    """`paralign serve OPTIONS` in a child process, bounded in time (killed after 120 s)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    return subprocess.run([sys.executable, "-m", "paralign", "serve", "--resources", "none", *options],
-                          capture_output=True, text=True, timeout=120, env=env)
-
-
-@pytest.mark.parametrize("port", ["70000", "65536", "-1"])
-def test_a_port_outside_0_65535_is_a_usage_error(port, capsys) -> None:
-    with pytest.raises(SystemExit) as stop:
-        main(["serve", "--port", port])
-    assert stop.value.code == 2
-    assert "argument --port: " in capsys.readouterr().err
-
-
-def test_a_busy_port_or_an_unknown_host_is_one_error_line_and_exit_2() -> None:
-    """uvicorn logged its own ERROR line and exited 3 (outside the 0/1/2 contract)."""
-    pytest.importorskip("fastapi", reason="the web extra is not installed")
-    with socket.socket() as busy:
-        busy.bind(("127.0.0.1", 0))
-        busy.listen()
-        port = busy.getsockname()[1]
-        run = _serve("--host", "127.0.0.1", "--port", str(port))
-    assert run.returncode == 2, run.stderr
-    assert run.stderr.strip() == (f"paralign serve: error: cannot listen on 127.0.0.1:{port}: "
-                                  "address already in use"), run.stderr
-    assert run.stdout == ""
-    run = _serve("--host", "999.1.1.1", "--port", "0")
-    assert run.returncode == 2, run.stderr
-    assert run.stderr.strip().startswith("paralign serve: error: cannot listen on 999.1.1.1:0: "), run.stderr
-    assert "\n" not in run.stderr.strip() and "Traceback" not in run.stderr
 
 
 def test_a_refused_reference_is_on_the_line_the_message_names(page, server) -> None:

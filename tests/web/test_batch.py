@@ -181,12 +181,22 @@ def test_the_page_shows_a_command_the_command_line_takes(client, capsys) -> None
     """The page shows the command that gives its answer: with the exact aligner it was
     `--aligner exact --preset default` (its form sends the preset with every aligner), which the
     command line refuses (a preset with the exact aligner); no --preset now. A preset the
-    aligner has not is refused on the page too, naming both fields."""
+    aligner has not is refused on the page too, naming the aligner and the preset as the menus do."""
     page = _post_page(client, pairs="A cat.\tA cat.\n", aligner="exact", preset="default", signal="sultan2015")
     command = html.unescape(re.search(r"the scores of <code>([^<]*)</code>", page.text).group(1))
     assert page.status_code == 200 and command.endswith("--aligner exact") and "--preset" not in command
     refused = _post_page(client, pairs="A cat.\tA cat.\n", aligner="exact", preset="paper", signal="sultan2015")
-    assert refused.status_code == 422 and '"aligner": "exact"' in html.unescape(refused.text)
+    assert refused.status_code == 422 and "preset: the exact aligner takes the preset default only, not paper" in (
+        html.unescape(refused.text))
+
+
+def test_an_empty_box_is_said_to_be_empty_as_the_other_pages_say_it(client) -> None:
+    """Score pressed with an empty box was refused with "pairs: Field required", as if the page
+    had left the field out (the align page says "source: is empty" of its empty box)."""
+    empty = _post_page(client, pairs="", signal="all-words")
+    assert empty.status_code == 422 and "pairs: is empty" in empty.text and "Field required" not in empty.text
+    left_out = _post_page(client, signal="all-words")  # not the page's form: the field is missing
+    assert left_out.status_code == 422 and "pairs: Field required" in left_out.text
 
 
 def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> None:

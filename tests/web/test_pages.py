@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from html import unescape
 from html.parser import HTMLParser
 from urllib.parse import urlencode
 
@@ -583,3 +584,23 @@ def test_a_field_sent_empty_is_said_to_be_empty(client, report_page) -> None:
                               ("/paraphrases", "phrase=&table=small.tsv", "phrase: is empty")):
         answer = client.get(f"{path}?{query}")
         assert answer.status_code == 422 and said in _page(report_page, answer).text, path
+
+
+@pytest.mark.parametrize(("path", "aligner", "takes"), [
+    ("align?source=a+cat&target=the+cat", "exact", "default only, not paper: choose it"),
+    ("similarity?source=a+cat&target=the+cat", "contextual", "default or contextual only, not paper: choose one of them"),
+])
+def test_a_preset_the_aligner_does_not_take_is_refused_in_the_forms_terms(client, path, aligner, takes) -> None:
+    """The page's menus send any aligner with any preset; the refusal was the API's, naming its JSON
+    fields: 'body: "aligner": "exact" has no preset but default ("preset": "paper") ... leave "preset"
+    out', which a menu cannot do. The API keeps its message."""
+    page = client.get(f"/{path}&aligner={aligner}&preset=paper")
+    assert page.status_code == 422
+    error = unescape(page.text.split('id="error"', 1)[1].split("</", 1)[0])
+    assert f"preset: the {aligner} aligner takes the preset {takes}, or the sultan aligner" in error
+    assert "body" not in error and '"preset"' not in error
+    api = client.post("/api/align", json={"source": "a", "target": "b", "aligner": aligner, "preset": "paper"})
+    assert api.status_code == 422 and api.json()["detail"][0]["field"] == "body"
+    batch = client.post("/similarity/batch", data={"pairs": "a\tb\n", "aligner": aligner, "preset": "paper"},
+                        headers={"accept": "text/html"})
+    assert batch.status_code == 422 and f"preset: the {aligner} aligner takes the preset {takes}" in unescape(batch.text)

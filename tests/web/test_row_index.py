@@ -10,6 +10,7 @@ import json
 import pytest
 
 from paralign.cli import main
+from paralign.errors import ResourceMissingError
 from paralign.phrase_keys import lookup_held
 from paralign.web.table_rows import TableFile
 
@@ -93,6 +94,7 @@ def test_a_table_changed_since_it_was_indexed_is_read_whole(tmp_path, capsys) ->
     path = tmp_path / "user.tsv"
     path.write_text(USER, encoding="utf-8")
     file = TableFile.of(str(path), None)
+    assert file.rows("big")[1] != []  # the index is built on the first request
     path.write_text("x\ty\t0.1\t1\n" + USER.replace("vehicle", "wagon"), encoding="utf-8")
     assert file.index is not None and not file.index.current()
     assert file.rows("car")[1] == _cli(tmp_path, capsys, "car", str(path))
@@ -109,3 +111,110 @@ def test_a_table_pivot_built_reads_its_rows_as_paralign_paraphrases_finds_them(b
         key, rows = file.rows(phrase)
         assert rows == _cli(tmp_path, capsys, phrase, path), phrase
     assert file.rows("The  Doctor's car")[1] != []
+
+
+def test_the_start_reads_the_head_once_and_a_request_reads_it_never(tmp_path, monkeypatch) -> None:
+    """The server read a table's head (its header, then its record) again for every request, and
+    three times when it started; it now reads it once, when it starts, and a request reads the
+    phrase's lines alone."""
+    import paralign.phrase_keys
+    import paralign.tables
+
+    path = tmp_path / "user.tsv"
+    path.write_text(USER, encoding="utf-8")
+    expected = lookup_held(str(path), ["car"])[1]["car"]
+    opened = []
+    real_open = paralign.tables.open_text
+    monkeypatch.setattr(paralign.tables, "open_text", lambda *a, **k: opened.append(a[0]) or real_open(*a, **k))
+    file = TableFile.of(str(path), None)
+    assert opened == [str(path)]
+
+    def head(*args, **kwargs):
+        raise AssertionError("a request read the table's head")
+
+    for name in ("open_text", "table_columns", "read_metadata", "is_parquet_file"):
+        monkeypatch.setattr(paralign.tables, name, head)
+    monkeypatch.setattr(paralign.phrase_keys, "table_form", head)
+    monkeypatch.setattr(paralign.phrase_keys, "read_metadata", head)
+    assert file.rows("car") == ("car", expected) and file.rows("CAR") == ("car", expected)
+
+
+def test_the_index_is_built_on_the_first_request_that_reads_the_file_and_once(tmp_path, monkeypatch) -> None:
+    """An index was built when the server started, for every TSV table, and kept only when a
+    request would read it: a table of three columns, or one no one asks, cost a pass over the
+    file at every start (0.4-0.5 s for 200,000 rows) for nothing."""
+    from paralign.web.row_index import RowIndex
+
+    built = []
+    real_build = RowIndex.build.__func__
+    monkeypatch.setattr(RowIndex, "build", classmethod(lambda cls, *a: built.append(a[0]) or real_build(cls, *a)))
+    path = tmp_path / "user.tsv"
+    path.write_text(USER, encoding="utf-8")
+    file = TableFile.of(str(path), None)
+    assert built == []
+    assert [row["paraphrase"] for row in file.rows("car")[1]] == ["auto", "vehicle", "cart"]
+    assert file.rows("big")[1] != [] and file.columns == ("column4", "column5") and built == [str(path)]
+
+
+def test_ppdbs_own_file_given_as_a_table_is_no_file_to_read(tmp_path) -> None:
+    """``serve --table PPDBFILE`` serves the built-in ppdb (its pairs have no other column), yet
+    the server indexed the file at every start; ``serve --table ppdb`` stopped on 'ppdb: no such
+    file' after loading it. Neither is a table file now."""
+    from paralign.paraphrases import WordNetSynonyms
+    from paralign.web.table_rows import table_file
+
+    (tmp_path / "ppdb").write_text("car\tauto\t0.5\tx\n", encoding="utf-8")
+    assert table_file("ppdb", WordNetSynonyms()) is None and table_file("wordnet", WordNetSynonyms()) is None
+    assert table_file(str(tmp_path / "ppdb"), WordNetSynonyms()).columns == ("column4",)
+    try:
+        from paralign.resources import ppdb_path
+
+        installed = str(ppdb_path())
+    except ResourceMissingError:
+        return  # no PPDB here: the name alone is checked
+    assert table_file(installed, WordNetSynonyms()) is None
+
+
+def _user_parquet(path, rows: list[tuple]) -> None:
+    """A user's Parquet table (no record: matched without case), five columns, row groups of two rows."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    names = ["phrase", "paraphrase", "probability", "pivots", "support"]
+    pq.write_table(pa.Table.from_pylist([dict(zip(names, row, strict=True)) for row in rows]), path, row_group_size=2)
+
+
+USER_ROWS = [("CAR", "Auto", 0.6, 9, 9), ("Car", "auto", 0.6, 3, 1), ("big", "large", 0.9, 4, 20),
+             ("big", "huge", 0.2, 1, 1), ("car", "cart", None, 1, 1), ("car ", "vehicle", 0.3, 2, 5),
+             ("zoo", "park", 0.5, 1, 1)]
+
+
+def test_a_users_parquet_table_is_queried_not_read_whole(tmp_path, monkeypatch, capsys) -> None:
+    """A Parquet table without a record (a user's, matched by its phrases folded) was read whole
+    for every request (0.17 s for 200,000 rows); a request now queries the row groups of its key
+    and the key's spellings in the file (``Car``, ``CAR``, ``car ``), with the filter `paralign
+    paraphrases` queries a built table with, and finds the rows the command finds."""
+    import paralign.tables
+
+    path = tmp_path / "user.parquet"
+    _user_parquet(path, USER_ROWS)
+    expected = {phrase: _cli(tmp_path, capsys, phrase, str(path)) for phrase in ["car", "BIG", "zoo", "bike"]}
+    file = TableFile.of(str(path), None)
+    assert file.columns == ("pivots", "support")
+
+    def scan(*args, **kwargs):
+        raise AssertionError("the whole table was read for a request")
+
+    monkeypatch.setattr(paralign.tables, "_parquet_batches", scan)
+    for phrase, rows in expected.items():
+        assert file.rows(phrase)[1] == rows, phrase
+    assert [row["paraphrase"] for row in expected["car"]] == ["Auto", "vehicle", "cart"]  # the first of equals
+
+
+def test_a_users_parquet_table_changed_since_it_was_indexed_is_read_whole(tmp_path, capsys) -> None:
+    path = tmp_path / "user.parquet"
+    _user_parquet(path, USER_ROWS)
+    file = TableFile.of(str(path), None)
+    assert file.rows("car")[1] != []
+    _user_parquet(path, [("CAR", "wagon", 0.7, 1, 1), *USER_ROWS])
+    assert [row["paraphrase"] for row in file.rows("car")[1]][0] == "wagon"

@@ -103,7 +103,8 @@ def test_sources_of_one_score_name_it_and_show_no_other_column(client, engine, t
         ["paraphrase", "score"], ["feline", "0.8"]]
     lattice = tmp_path / "lattice.tsv"
     lattice.write_text("# phrase\tparaphrase\tscore\ncar\tauto\t2\n", encoding="utf-8")
-    assert TableFile.of(str(lattice), None) == TableFile(str(lattice), None, "score", ())
+    file = TableFile.of(str(lattice), None)
+    assert (file.score_column, file.columns) == ("score", ())
 
 
 @pytest.mark.parametrize("table", ["ppdb", "wordnet"])

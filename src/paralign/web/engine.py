@@ -63,7 +63,7 @@ from ..textio import bad_byte
 from .models import BATCH_PAIRS, LIMITS
 from .problems import FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
-from .table_rows import SCORE, ParaphraseRows, TableFile, table_path
+from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_path
 from .turns import TurnLock
 
 T = TypeVar("T")
@@ -252,7 +252,9 @@ class Engine:
                 lambda items, spec=spec: progress(items, f"reading {spec}", None))
             name = _source_name(spec, sources)
             sources[name] = load_source(spec, progress=rows)
-            files[name] = TableFile.of(spec, getattr(sources[name], "threshold", None))
+            file = table_file(spec, sources[name])
+            if file is not None:
+                files[name] = file
         signals, unavailable = {}, {}
         for name in SIGNALS:  # the neural signals need the extra: the app runs without them
             try:

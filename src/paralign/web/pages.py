@@ -33,6 +33,7 @@ from markupsafe import Markup
 from pydantic import BaseModel, ValidationError
 from starlette.concurrency import run_in_threadpool
 
+from ..aligners.registry import ALIGNER_PRESETS, preset_clash
 from ..corpora.sentence_pairs import INPUT_FORMATS
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
@@ -138,21 +139,38 @@ def _lines(text: str | None) -> tuple[list[str], list[int]]:
     return [line for line, _ in kept], [number for _, number in kept]
 
 
-def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]], sent_empty: Iterable[str] = ()) -> str:
+def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]], sent_empty: Iterable[str] = (),
+                 form: Mapping[str, Any] | None = None) -> str:
     """The refusal's message, an item of a textarea's list named by its line in the box
     (``references (line 3)``) where the API names it by its place in the list (``references.1``);
     a required field the form sent empty (`sent_empty`) said to be empty, where pydantic's
-    "Field required" read as if the page had left it out."""
+    "Field required" read as if the page had left it out; a preset the `form`'s aligner does
+    not take said in the form's terms (:func:`_clash_on_page`)."""
     errors = field_errors(list(exc.errors()))
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
             error["message"] = "is empty"
+        if error["field"] == "body" and form is not None:
+            error.update(_clash_on_page(form) or {})
     for error in errors:
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):
             error["field"] = f"{name} (line {lines[name][int(index)]})"
     return describe(errors)
+
+
+def _clash_on_page(form: Mapping[str, Any]) -> dict[str, str] | None:
+    """The refusal of a preset the form's aligner does not take (:func:`~paralign.aligners.registry.preset_clash`)
+    as the form's menus name them, or None. The API's message names its JSON fields (``body: "aligner":
+    "exact" has no preset but default ("preset": "paper") ... leave "preset" out``), which a page's
+    menus, which always send a preset, cannot do."""
+    aligner, preset = form.get("aligner", "sultan"), form.get("preset")
+    if preset_clash(aligner, preset) is None:
+        return None
+    takes = ALIGNER_PRESETS[aligner]
+    return {"field": "preset", "message": f"the {aligner} aligner takes the preset {' or '.join(takes)} only, not "
+            f"{preset}: choose {'it' if len(takes) == 1 else 'one of them'}, or the sultan aligner, which takes every preset"}
 
 
 def query_not_utf8(request: Request, fields: Iterable[str]) -> list[dict[str, str]]:
@@ -193,7 +211,7 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
         sent_empty = {k for k in fields if k in request.query_params and k not in form}
-        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}, sent_empty), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}, sent_empty, form), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -257,15 +275,16 @@ def _download(text: str) -> str:
     return quote(text, safe="")
 
 
-def _batch_answer(request: Request, form: dict[str, str]) -> HTMLResponse:
-    """The batch page with the answer to `form` (or why there is none: 422), in a worker thread:
+def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[str] = ()) -> HTMLResponse:
+    """The batch page with the answer to `form` (or why there is none: 422; a field the form
+    sent empty, `sent_empty`, said to be empty, as the other pages say it), in a worker thread:
     the batch waits for the engine's lock."""
     context = _batch_context(request)
     try:
         body = BatchRequest.model_validate(form)
         answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
-        return render(request, "similarity_batch.html", 422, form=form, error=describe(field_errors(exc.errors())),
+        return render(request, "similarity_batch.html", 422, form=form, error=_page_errors(exc, {}, sent_empty, form),
                       **context)
     except ParalignError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
@@ -302,7 +321,8 @@ async def batch_page(request: Request) -> HTMLResponse:
         return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
                       error=f"the form {not_utf8(exc)}: a form sends UTF-8")
     form = {name: fields[name] for name in BATCH_FIELDS if fields.get(name)}
-    return await run_in_threadpool(_batch_answer, request, form)
+    sent_empty = [name for name in BATCH_FIELDS if name in fields and name not in form]
+    return await run_in_threadpool(_batch_answer, request, form, sent_empty)
 
 
 def tier_rows(config: Config, explained: GradedExplanation) -> list[dict[str, Any]]:

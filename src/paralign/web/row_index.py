@@ -4,7 +4,7 @@ the paraphrases page reads a phrase's rows, and nothing else, from a table the s
 Why: the page shows a row's columns after the score (``pivots``, ``support``...), which the
 table in memory does not hold. They were read by scanning the whole file for every request
 (a median of 1.1 to 1.6 s for 200,000 rows on two busy cores; 2 to 9 ms with the index:
-``benchmarks/serve_table_rows.py``); the index is built once, when ``paralign serve`` loads the table, in one more pass over it, and a
+``benchmarks/serve_table_rows.py``); the index is built once, on the first request that reads the table's rows, in one more pass over it, and a
 request then reads only its phrase's lines. Holding the columns themselves in memory would
 cost what their text costs (a pivot table's ``pivots`` and ``support`` about as much again as
 the table in memory); the index holds three 8-byte numbers a row whatever the rows hold (4.8 MB for 200,000 rows,
@@ -32,14 +32,22 @@ from pathlib import Path
 import numpy as np
 
 from ..line_ends import lf_text
-from ..tables import row_lines
+from ..tables import parquet_phrases, row_lines
 from ..textio import open_binary, strip_bom
 
 
-def _stamp(path: str | Path) -> tuple[int, int]:
+def file_stamp(path: str | Path) -> tuple[int, int]:
     """What tells a file changed: its size and modification time (ns)."""
     found = os.stat(path)
     return found.st_size, found.st_mtime_ns
+
+
+def unchanged(path: str | Path, stamp: tuple[int, int]) -> bool:
+    """Whether the file at `path` is still the one of `stamp` (:func:`file_stamp`; False when it is gone)."""
+    try:
+        return file_stamp(path) == stamp
+    except OSError:
+        return False
 
 
 def _line_text(data: bytes, offset: int) -> str:
@@ -71,7 +79,7 @@ class RowIndex:
         as written; :func:`paralign.phrase_keys.row_key`), its offset and number. The lines
         that hold rows are those :func:`~paralign.tables.row_lines` gives (not blank lines,
         comments, or the ``# paralign:`` record)."""
-        stamp = _stamp(path)
+        stamp = file_stamp(path)
         hashes, offsets, numbers = array("q"), array("q"), array("q")
         widest, start, last = 3, [0], ("", "")
 
@@ -102,10 +110,7 @@ class RowIndex:
 
     def current(self) -> bool:
         """Whether the file is the one indexed (its size and modification time unchanged)."""
-        try:
-            return _stamp(self.path) == self.stamp
-        except OSError:
-            return False
+        return unchanged(self.path, self.stamp)
 
     def lines(self, keys: Sequence[str]) -> Iterator[tuple[int, str]]:
         """The numbered row lines (without line ends) whose phrase's key may be one of `keys`,
@@ -119,3 +124,37 @@ class RowIndex:
             for offset, number in zip(self.offsets[found].tolist(), self.numbers[found].tolist(), strict=True):
                 raw.seek(offset)
                 yield number, _line_text(raw.readline(), offset).rstrip("\r\n")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SpellingIndex:
+    """The phrases of a user's Parquet table (one without a record, matched by a key: its phrases
+    folded, :func:`paralign.phrase_keys.row_key`) by their key, for those whose key is not the
+    phrase as written (``Car`` under ``car``): a request then queries the rows of its key and of
+    those spellings with the filter ``paralign paraphrases`` queries a built table with
+    (:func:`paralign.tables.lookup`'s `written`), where it read every row (0.17 s a request for
+    200,000 rows: ``benchmarks/serve_table_rows.py --format parquet``). A table whose phrases are
+    written as their keys holds an empty dict. `stamp`: the file's size and time when indexed."""
+
+    path: str
+    spellings: dict[str, tuple[str, ...]]
+    stamp: tuple[int, int]
+
+    @classmethod
+    def build(cls, path: str, key: Callable[[str], str]) -> SpellingIndex:
+        """One read of the table's phrase column (:func:`~paralign.tables.parquet_phrases`)."""
+        stamp = file_stamp(path)
+        spellings: dict[str, set[str]] = {}
+        for phrase in parquet_phrases(path):
+            if key(phrase) != phrase:
+                spellings.setdefault(key(phrase), set()).add(phrase)
+        return cls(path, {k: tuple(sorted(v)) for k, v in spellings.items()}, stamp)
+
+    def current(self) -> bool:
+        """Whether the file is the one indexed (its size and modification time unchanged)."""
+        return unchanged(self.path, self.stamp)
+
+    def written(self, keys: Sequence[str]) -> list[str]:
+        """The phrases as the table writes them whose key may be one of `keys`: each key and its other spellings."""
+        return list(dict.fromkeys(w for k in keys for w in (k, *self.spellings.get(k, ()))))
+

@@ -8,7 +8,7 @@ beyond that (a pivot table's ``pivots`` and ``support``, a monolingual table's `
 paraphrases`` names them) is read from the file when asked, by the function ``paralign paraphrases``
 reads it with (:func:`~paralign.phrase_keys.lookup_held`: a Parquet table reads only the row
 groups that can hold the phrase, a TSV table only the phrase's lines, found by its
-:class:`.row_index.RowIndex`, built when the table was loaded), and the score is named as the table
+:class:`.row_index.RowIndex`, built on the first request that reads the file), and the score is named as the table
 names it (:func:`~paralign.tables.score_column`: ``probability`` in a table pivot built).
 
 Not for: loading the sources (:mod:`.engine`) or showing the rows (:mod:`.api`, the template).
@@ -16,59 +16,117 @@ Not for: loading the sources (:mod:`.engine`) or showing the rows (:mod:`.api`, 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..paraphrases import Score, source_spec_parts
-from ..phrase_keys import lookup_held, row_key, table_form
-from ..tables import extra_names, is_parquet_file, score_column, table_columns
-from .row_index import RowIndex
+from ..paraphrases import ParaphraseSource, Score, built_in_named, source_spec_parts
+from ..phrase_keys import form_of, lookup_held, row_key
+from ..tables import TableHead, extra_names, score_name, table_head
+from .row_index import RowIndex, SpellingIndex, file_stamp, unchanged
 
 #: What a source that is not a table file names its score (PPDB's pairs, WordNet, a table built
 #: in memory), as ``paralign paraphrases`` names the score of a table that names none.
 SCORE = "score"
 
 
+class _FirstUse:
+    """What a :class:`TableFile` finds on its first request that needs it: a TSV table's
+    :class:`.row_index.RowIndex` (None once found of no use) and the most columns a row has; a
+    user's Parquet table's :class:`.row_index.SpellingIndex`."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.done = False
+        self.index: RowIndex | None = None
+        self.widest = 3
+        self.spellings: SpellingIndex | None = None
+
+
 @dataclass(frozen=True, slots=True)
 class TableFile:
     """A paraphrase table the server loaded from a file: its path, the threshold it kept rows by
-    (None: every row), what it names its score, and the names of its columns after the score
-    (none in a table of three columns, whose rows memory holds whole)."""
+    (None: every row), what it names its score, what it says of itself before its rows (its
+    :class:`~paralign.tables.TableHead`, read once when the server starts) and the file's size
+    and time then."""
 
     path: str
     threshold: float | None
     score_column: str
-    columns: tuple[str, ...]
-    #: where a TSV table's rows are, by phrase (None: a Parquet table, or no column to read)
-    index: RowIndex | None = field(default=None, compare=False, repr=False)
+    head: TableHead
+    stamp: tuple[int, int]
+    _first_use: _FirstUse = field(default_factory=_FirstUse, compare=False, repr=False)
 
     @classmethod
     def of(cls, spec: str, threshold: float | None) -> TableFile:
-        """The file of a ``--table`` spec (``path[:threshold]``) the server loaded with `threshold`;
-        its columns after the score named as ``paralign paraphrases`` names them
-        (:func:`~paralign.tables.extra_names`): as its header or schema names them, else
-        ``column4``, ``column5``... up to its widest row. A TSV table without a header had none,
-        so its rows of more columns were shown with their score alone. A TSV table of more
-        columns is indexed (:class:`.row_index.RowIndex`), in the one pass that finds its widest row."""
+        """The file of a ``--table`` spec (``path[:threshold]``) the server loaded with `threshold`,
+        its head read once (:func:`~paralign.tables.table_head`: the server read it for every request,
+        and three times when it started). Nothing else is read until a request needs it: a TSV table's
+        :class:`.row_index.RowIndex`, built in one pass over the file when it started, is built on
+        the first request for the table's rows (a table of three columns needs none, nor a table no
+        one asks)."""
         path = table_path(spec)
-        names = table_columns(path)
-        score = score_column(path)
-        index = None if is_parquet_file(path) else RowIndex.build(path, row_key(table_form(path)))
-        columns = tuple(extra_names(names, max(len(names), index.widest if index else 0), score))
-        return cls(path, threshold, score, columns, index if columns else None)
+        stamp = file_stamp(path)  # before its head is read: a file changed meanwhile is read afresh
+        head = table_head(path)
+        return cls(path, threshold, score_name(head.names), head, stamp)
+
+    def _found(self) -> _FirstUse:
+        """The index of a TSV table and its widest row, found in one pass on first use; a Parquet
+        table's columns are its schema's, and a user's table of more columns than three, its
+        first column ``phrase`` (which the query filters), has its phrases' spellings read."""
+        found, names, key = self._first_use, self.head.names, row_key(form_of(self.head.metadata))
+        with found.lock:
+            if not found.done and not self.head.parquet:
+                index = RowIndex.build(self.path, key)
+                found.widest = index.widest
+                found.index = index if extra_names(names, max(len(names), index.widest), self.score_column) else None
+            elif not found.done and key is not None and names[:1] == ("phrase",) and len(names) > 3:
+                found.spellings = SpellingIndex.build(self.path, key)
+            found.done = True
+        return found
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """The names of its columns after the score, as ``paralign paraphrases`` names them
+        (:func:`~paralign.tables.extra_names`): as its header or schema names them, else
+        ``column4``, ``column5``... up to its widest row (none in a table of three columns, whose
+        rows memory holds whole). A TSV table without a header had none, so its rows of more
+        columns were shown with their score alone."""
+        width = max(len(self.head.names), self._found().widest)
+        return tuple(extra_names(self.head.names, width, self.score_column))
+
+    @property
+    def index(self) -> RowIndex | None:
+        """Where a TSV table's rows are, by phrase (None: a Parquet table, or no column to read)."""
+        return self._found().index
 
     def rows(self, phrase: str) -> tuple[str, list[dict[str, Any]]]:
         """The key `phrase` is looked up by, and its rows in the file with every column, as
         ``paralign paraphrases --format json`` gives them, but only those the server holds:
         a row scored under the threshold is left out, as it was when the table was loaded. A
-        TSV table reads the phrase's lines alone (its index's), or all of them if the file
-        changed since it was indexed."""
-        index = self.index if self.index is not None and self.index.current() else None
-        held, found = lookup_held(self.path, [phrase], lines=None if index is None else index.lines)
+        TSV table reads the phrase's lines alone (its index's), a Parquet table the row groups that
+        can hold it (a user's table, its spellings too); a file changed since the server started
+        is read whole, its head too."""
+        found = self._found()
+        current = unchanged(self.path, self.stamp)
+        index = found.index if current and found.index is not None and found.index.current() else None
+        spellings = found.spellings if current and found.spellings is not None and found.spellings.current() else None
+        held, found_rows = lookup_held(self.path, [phrase], lines=None if index is None else index.lines,
+                                       written=None if spellings is None else spellings.written,
+                                       head=self.head if current else None)
         key, name = held[phrase], self.score_column
-        kept = [row for row in found[key] if self.threshold is None or row[name] is None or row[name] >= self.threshold]
+        kept = [row for row in found_rows[key] if self.threshold is None or row[name] is None or row[name] >= self.threshold]
         return key, kept
+
+
+def table_file(spec: str, source: ParaphraseSource) -> TableFile | None:
+    """The :class:`TableFile` of a ``--table`` spec whose rows the server loaded as `source`;
+    None for a spec that names a built-in source (PPDB's own file is the built-in ``ppdb``,
+    whose pairs have no other column: an index of it was built at every start and never read)."""
+    if built_in_named(spec) is not None:
+        return None
+    return TableFile.of(spec, getattr(source, "threshold", None))
 
 
 def table_path(spec: str) -> str:

@@ -22,30 +22,80 @@
     return `${n} bytes`;
   }
 
-  async function bytesOf(chosen) {
-    const head = new Uint8Array(await chosen.slice(0, 2).arrayBuffer());
-    if (head[0] !== 0x1f || head[1] !== 0x8b) return chosen.arrayBuffer();
-    if (!window.DecompressionStream) throw new Error("it is gzip, which this browser cannot unpack: unpack it first");
-    // The file is written whole, then closed: a stream the data of which were all taken (written)
-    // but which fails when closed ended before its end (Compression Streams: the flush step throws
-    // when "the end of the compressed input has not been reached"), where bad data fail the write.
-    // The browser's own words are "Failed to fetch" for both.
+  // One gzip member unpacked, or why not: {data}, {cut: true} (the data ended before the member's
+  // end) or {bad: true} (not gzip data, damaged, or more bytes after the member's end). The data
+  // are written whole, then closed: a stream the data of which were all taken (written) but which
+  // fails when closed ended before its end (Compression Streams: the flush step throws when "the
+  // end of the compressed input has not been reached"), where bad data fail the write. The
+  // browser's own words are "Failed to fetch" for both.
+  async function member(bytes) {
     const stream = new DecompressionStream("gzip");
     const writer = stream.writable.getWriter();
     const unpacked = new Response(stream.readable).arrayBuffer();
     let taken = false;
     const fed = (async () => {
-      await writer.write(new Uint8Array(await chosen.arrayBuffer()));
+      await writer.write(bytes);
       taken = true;
       await writer.close();
     })();
     try {
-      return (await Promise.all([unpacked, fed]))[0];
+      return { data: (await Promise.all([unpacked, fed]))[0] };
     } catch (error) {
-      if (taken) throw refused("gzip data cut short (truncated file), as paralign similarity says of it");
-      throw new Error("it starts as gzip does but cannot be unpacked here (not gzip data, damaged, or gzip members "
-        + "one after another, which paralign similarity reads)");
+      return taken ? { cut: true } : { bad: true };
     }
+  }
+
+  // Where the member that starts at `start` may end: before each later gzip header (1f 8b 08) and
+  // before the end of the data, each after any zero bytes that pad it (Python's gzip skips them),
+  // from the first of those zeros on: a member's own last bytes may be zeros too (its CRC and size,
+  // an empty member's deflate data).
+  function* ends(all, start) {
+    for (let next = start + 18; next <= all.length; next++) {
+      if (next < all.length && !(all[next] === 0x1f && all[next + 1] === 0x8b && all[next + 2] === 8)) continue;
+      let zeros = next;
+      while (zeros > start && all[zeros - 1] === 0) zeros--;
+      for (let end = zeros; end <= next; end++) yield end;  // the first that is no cut member is its end
+    }
+  }
+
+  // The members of gzip data one after another, each unpacked (concatenated gzip, as `cat a.gz
+  // b.gz` makes it, is one gzip file to paralign similarity, whose Python reader reads every
+  // member; Chromium's DecompressionStream refuses the bytes after the first member's end). A
+  // member is tried whole first, then ending before each later gzip header until one unpacks.
+  async function gunzipped(all) {
+    const parts = [];
+    let start = 0;
+    while (start < all.length) {
+      if (parts.length && all.subarray(start).every((byte) => byte === 0)) break;  // padding, as Python skips it
+      if (all[start] !== 0x1f || all[start + 1] !== 0x8b) {
+        throw refused("bytes after its gzip data are not gzip (not a gzip file), as paralign similarity says of them");
+      }
+      let found = await member(all.subarray(start));
+      let end = all.length;
+      if (found.bad) {
+        for (end of ends(all, start)) {
+          found = await member(all.subarray(start, end));
+          if (!found.cut) break;
+        }
+      }
+      if (found.cut) throw refused("gzip data cut short (truncated file), as paralign similarity says of it");
+      if (found.bad) {
+        throw new Error("it starts as gzip does but cannot be unpacked here (not gzip data, or damaged)");
+      }
+      parts.push(new Uint8Array(found.data));
+      start = end;
+      while (start < all.length && all[start] === 0) start++;
+    }
+    const whole = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+    parts.reduce((at, part) => (whole.set(part, at), at + part.length), 0);
+    return whole.buffer;
+  }
+
+  async function bytesOf(chosen) {
+    const head = new Uint8Array(await chosen.slice(0, 2).arrayBuffer());
+    if (head[0] !== 0x1f || head[1] !== 0x8b) return chosen.arrayBuffer();
+    if (!window.DecompressionStream) throw new Error("it is gzip, which this browser cannot unpack: unpack it first");
+    return gunzipped(new Uint8Array(await chosen.arrayBuffer()));
   }
 
   function refused(message) {  // an Error of a file paralign similarity refuses too: not offered to it
