@@ -79,6 +79,19 @@ def test_a_threshold_leaves_out_the_rows_the_server_does_not_hold(tmp_path, caps
     assert _as_cli(data) == _cli_rows(tmp_path, capsys, "car", str(path))[:2]
 
 
+def test_a_threshold_drops_a_row_before_its_duplicates_are_merged_as_paralign_paraphrases_does(tmp_path, capsys) -> None:
+    """A paraphrase written twice, scored under the threshold and unscored: reading the table with
+    the threshold drops the scored row and keeps the unscored one, as ``paralign paraphrases --table
+    PATH:THRESHOLD`` shows it. The page merged the duplicates first, then left out what was under
+    the threshold, so the paraphrase was missing there alone."""
+    path = tmp_path / "dup.tsv"
+    path.write_text("car\tauto\t0.05\ncar\tauto\ncar\tvehicle\t0.3\n", encoding="utf-8")
+    with _client(f"{path}:0.1") as client:
+        data = client.post("/api/paraphrases", json={"phrase": "car", "table": "dup.tsv"}).json()
+    assert _as_cli(data) == _cli_rows(tmp_path, capsys, "car", f"{path}:0.1")
+    assert sorted(p["paraphrase"] for p in data["paraphrases"]) == ["auto", "vehicle"]
+
+
 def test_a_table_pivot_built_shows_its_rows_as_paralign_paraphrases_prints_them(built_table, tmp_path, capsys) -> None:
     path = str(built_table("t.parquet"))
     with _client(path) as client:

@@ -114,10 +114,9 @@ class TableFile:
         spellings = found.spellings if current and found.spellings is not None and found.spellings.current() else None
         held, found_rows = lookup_held(self.path, [phrase], lines=None if index is None else index.lines,
                                        written=None if spellings is None else spellings.written,
-                                       head=self.head if current else None)
-        key, name = held[phrase], self.score_column
-        kept = [row for row in found_rows[key] if self.threshold is None or row[name] is None or row[name] >= self.threshold]
-        return key, kept
+                                       head=self.head if current else None, threshold=self.threshold)
+        key = held[phrase]
+        return key, found_rows[key]
 
 
 def table_file(spec: str, source: ParaphraseSource) -> TableFile | None:
