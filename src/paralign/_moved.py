@@ -7,9 +7,7 @@ now. When a whole module moves, its old file calls :func:`alias_module` and beco
 
 A package whose names would load heavy libraries when opened serves them with
 :func:`first_use_names` instead (``paralign``, ``paralign.lattice``): each is imported from its
-module when first asked for, then kept in the package. :func:`first_use_imports` reads those
-names and modules from the package's own ``if TYPE_CHECKING:`` imports, so one list serves the
-type checker and the package (``paralign.lattice``).
+module when first asked for, then kept in the package.
 
 Not for: anything but names served from another module. No behaviour lives here, and library
 code never imports an old path (the warning is for users' code).
@@ -76,53 +74,5 @@ def first_use_names(package: str, homes: Mapping[str, str], namespace: dict[str,
             raise AttributeError(f"module {package!r} has no attribute {name!r}")
         value = namespace[name] = getattr(importlib.import_module(module), name)
         return value
-
-    return __getattr__
-
-
-def type_checking_homes(package: str) -> dict[str, str]:
-    """{name: module} of each ``from module import name`` in the ``if TYPE_CHECKING:`` block at the
-    top level of `package`'s source (relative modules resolved against it): the names a type
-    checker sees imported there. ImportError when the source cannot be read (a package installed
-    without its .py files) or the block renames a name (``import a as b``: first use imports by
-    the one name)."""
-    import ast
-
-    get_source = getattr(getattr(sys.modules[package].__spec__, "loader", None), "get_source", None)
-    source = get_source(package) if get_source is not None else None
-    if source is None:
-        raise ImportError(f"{package}: its names load on first use from its source's TYPE_CHECKING imports, "
-                          "and its source cannot be read")
-    homes: dict[str, str] = {}
-    for block in ast.parse(source).body:
-        if not (isinstance(block, ast.If) and ast.unparse(block.test) in ("TYPE_CHECKING", "typing.TYPE_CHECKING")):
-            continue
-        for line in block.body:
-            if not isinstance(line, ast.ImportFrom):
-                continue
-            base = package if line.level else ""
-            for _ in range(line.level - 1):
-                base = base.rpartition(".")[0]
-            module = ".".join(part for part in (base, line.module) if part)
-            for alias in line.names:
-                if alias.asname not in (None, alias.name):
-                    raise ImportError(f"{package}: TYPE_CHECKING imports {alias.name} as {alias.asname}; "
-                                      "a name loaded on first use keeps its name")
-                homes[alias.name] = module
-    return homes
-
-
-def first_use_imports(package: str, namespace: dict[str, Any]) -> Callable[[str], Any]:
-    """:func:`first_use_names` for the names of `package`'s ``if TYPE_CHECKING:`` imports
-    (:func:`type_checking_homes`, read when a name is first asked for, so opening the package
-    parses nothing): the block the type checker reads is the one list of them."""
-    homes: dict[str, str] = {}
-    served: list[Callable[[str], Any]] = []
-
-    def __getattr__(name: str) -> Any:
-        if not served:
-            homes.update(type_checking_homes(package))
-            served.append(first_use_names(package, homes, namespace))
-        return served[0](name)
 
     return __getattr__

@@ -10,10 +10,9 @@ the FSA), :mod:`.word_lattice` (the frozen lattice and its queries; :mod:`.edit_
 edit distance from a sentence; :mod:`.record` checks the JSON it is read from), :mod:`.build` (the whole
 pipeline), :mod:`.msa`, :mod:`.lm`, :mod:`.groups` (groups read from a file), :mod:`.evaluate`.
 
-This module only names them: each is imported from its module on first use (the names of its
-``if TYPE_CHECKING:`` imports, which the type checker reads too), so that opening the package
-loads neither numpy nor spaCy: the command line reads its defaults here (:data:`CHUNK_GROUPS`,
-:data:`INCREMENTAL_MIN_SIZE`).
+This module only names them: each is imported from its module on first use (:data:`_LAZY`), so
+that opening the package loads neither numpy nor spaCy: the command line reads its defaults here
+(:data:`CHUNK_GROUPS`, :data:`INCREMENTAL_MIN_SIZE`).
 
 Not for: aligning two sentences word by word (:mod:`paralign.aligners`) or paraphrase tables
 from parallel text by pivoting (:mod:`paralign.pivot`).
@@ -23,12 +22,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .._moved import first_use_imports
+from .._moved import first_use_names
 from ..errors import LatticeError
 
-# The names imported on first use, and their modules: a checker reads them here, and so does the
-# package's __getattr__ (paralign._moved.first_use_imports), so this block is their one list.
-if TYPE_CHECKING:  # pragma: no cover
+if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use
     from .build import LatticeOptions, build_lattice, forest_to_builder, lattice_from_trees
     from .edit_distance import EditOp
     from .evaluate import (
@@ -61,7 +58,43 @@ CHUNK_GROUPS = 16
 #: (:class:`.evaluate.IncrementalTable`, `lattice stats --incremental-min-size`).
 INCREMENTAL_MIN_SIZE = 4
 
-__getattr__ = first_use_imports(__name__, globals())  # the names of the TYPE_CHECKING imports above
+#: The module (of this package) of each name imported on first use.
+_LAZY: dict[str, str] = {
+    "LatticeOptions": "build",
+    "build_lattice": "build",
+    "forest_to_builder": "build",
+    "lattice_from_trees": "build",
+    "EditOp": "edit_distance",
+    "GroupLattices": "evaluate",
+    "GroupResult": "evaluate",
+    "IncrementalTable": "evaluate",
+    "evaluate_group": "evaluate",
+    "evaluate_groups": "evaluate",
+    "incremental": "evaluate",
+    "lattice_for_group": "evaluate",
+    "lattice_paraphrases": "evaluate",
+    "repetition_ratios": "evaluate",
+    "summarize": "evaluate",
+    "ForestNode": "forest",
+    "Merger": "forest",
+    "LatticeBuilder": "fsa",
+    "chain": "fsa",
+    "annotate_groups": "groups",
+    "mtreference_groups": "groups",
+    "read_groups": "groups",
+    "sample_groups": "groups",
+    "NGramLM": "lm",
+    "msa_lattice": "msa",
+    "word_edit_distance": "msa",
+    "Tree": "trees",
+    "parse_tree": "trees",
+    "projective_heads": "trees",
+    "Lattice": "word_lattice",
+    "paraphrase_table": "word_lattice",
+}
+
+
+__getattr__ = first_use_names(__name__, {name: f"{__name__}.{module}" for name, module in _LAZY.items()}, globals())
 
 
 def __dir__() -> list[str]:
