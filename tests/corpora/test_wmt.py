@@ -164,8 +164,23 @@ def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path)
     assert skipped["Nemo-X"].line == 2 and skipped["Nemo-X"].file.endswith("hyp.Nemo-X.en")
     assert skipped["Allegro.eu"].file.endswith("hyp.Allegro.eu.en") and skipped["Allegro.eu"].reason
     (root / "txt" / "references" / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\n")
-    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 line, expected 3$"):
+    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 line, but reference A \("):
         load_wmt(root, "xx-en")
+
+
+def test_a_second_reference_set_of_another_length_names_the_first(tmp_path):
+    """A reference set after the first of another length said `2 lines, expected 3`, naming
+    itself but not the reference whose 3 lines it was held to (``--refs A,B``)."""
+    root = _fake(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.xx-en.ref.B.en").write_text("a b\nc d\n", encoding="utf-8")
+    with pytest.raises(MismatchError) as caught:
+        load_wmt(root, "xx-en", ["A", "B"])
+    assert str(caught.value) == (f"{refs / 'newstest2021.xx-en.ref.B.en'}: 2 lines, but reference A "
+                                 f"({refs / 'newstest2021.xx-en.ref.A.en'}) has 3: the reference sets are not "
+                                 "of one test set, or one is cut short")
+    with pytest.raises(MismatchError, match=r"ref\.A\.en: 3 lines, but reference B \(.*ref\.B\.en\) has 2"):
+        load_wmt(root, "xx-en", ["B", "A"])
 
 
 def test_a_reference_of_another_length_than_every_system_is_the_one_named(tmp_path):

@@ -349,7 +349,8 @@ def load_wmt(
     (and, with `segments`, their segment DA scores: :func:`load_segment_scores`).
 
     Every file must have as many lines as the first reference. A reference that does not, or
-    cannot be read, raises MismatchError (FormatError, InputFileError) naming the file. A system
+    cannot be read, raises MismatchError (FormatError, InputFileError) naming the file (and the
+    first reference, whose length it differs from: :func:`_check_reference_sets`). A system
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
     systems' figures (the caller reports it, and decides when too few systems are left). When
@@ -361,21 +362,11 @@ def load_wmt(
         raise ResourceMissingError(f"no references for {pair} under {wmt_dir(root)}")
     labels = list(refs) if refs else sorted(ref_paths)
     references: dict[str, tuple[str, ...]] = {}
-    count: int | None = None
-
-    def checked(path: Path) -> tuple[str, ...]:
-        nonlocal count
-        lines = tuple(iter_lines(path))
-        if count is None:
-            count = len(lines)
-        elif len(lines) != count:
-            raise _length_error(lines, count, path)
-        return lines
-
     for label in labels:
         if label not in ref_paths:
             raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
-        references[label] = checked(ref_paths[label])
+        references[label] = tuple(iter_lines(ref_paths[label]))
+        _check_reference_sets(references, ref_paths)
     human = load_human_scores(root, pair)
     outputs = system_files(root, pair)
     unscored = [name for name in outputs if name not in human]
@@ -407,6 +398,17 @@ def load_wmt(
 def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchError:
     """The error of a file of the pair (`path`: its `lines`) whose length is not the first reference's `count`."""
     return MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
+
+
+def _check_reference_sets(references: dict[str, tuple[str, ...]], paths: dict[str, Path]) -> None:
+    """MismatchError naming the reference set read last of `references` (label -> lines, in the
+    order read) and the first, when their lengths differ: it said ``2 lines, expected 3``, not
+    which reference expected 3 (``--refs A,B``)."""
+    (first, lines), (label, last) = next(iter(references.items())), list(references.items())[-1]
+    if len(last) != len(lines):
+        raise MismatchError(f"{counted(len(last), 'line')}, but reference {first} ({paths[first]}) has "
+                            f"{len(lines)}: the reference sets are not of one test set, or one is cut short",
+                            source=str(paths[label]))
 
 
 def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:
