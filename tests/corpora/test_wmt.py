@@ -389,3 +389,24 @@ def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message)
     _segment_files(root, "", line_map)
     with pytest.raises(FormatError, match=message):
         load_segment_lines(root, "xx-en")
+
+
+def test_a_human_scores_header_is_skipped_and_another_named_as_a_header(tmp_path):
+    """A human-scores file starting with the header 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME' was
+    "bad number (could not convert string to float: 'RAW.SCR')": it is skipped now, in any case, as
+    the other readers skip theirs; a header of other names is an error saying it is one."""
+    root = _fake(tmp_path)
+    path = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    rows = path.read_text(encoding="utf-8")
+    path.write_text("RAW.SCR Z.SCR N N.ALL SYS_ID NAME\n" + rows, encoding="utf-8")
+    assert sorted(load_human_scores(root, "xx-en")) == ["Allegro.eu", "Gone", "Nemo-X", "Other"]
+    path.write_text("\nraw.scr z.scr n n.all sys_id name \n" + rows, encoding="utf-8")
+    assert load_human_scores(root, "xx-en")["Nemo-X"].sys_id == "Nemo.1"
+    path.write_text("raw z count all id system\n" + rows, encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        load_human_scores(root, "xx-en")
+    assert str(caught.value) == (f"{path}:1: a header line of other fields ('raw z count all id system') than "
+                                 "'RAW.SCR Z.SCR N N.ALL SYS_ID NAME': the file may start with that header, or with a row")
+    path.write_text("RAW.SCR Z.SCR N N.ALL SYS_ID NAME\n", encoding="utf-8")  # a header alone: no row
+    with pytest.raises(FormatError, match="no human scores for xx-en"):
+        load_human_scores(root, "xx-en")

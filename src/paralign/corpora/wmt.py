@@ -3,7 +3,7 @@
 Layout (``mt/wmt21-toEnglish`` under the data folder; see its README.txt):
 ``txt/{sources,references,system-outputs}/newstest2021.<lp>.{src.<xx>,ref.<R>.en,hyp.<NAME>.en}``
 and ``humaneval/ad-sys-ranking-<lp>-z-names.csv`` (space separated, no header:
-``RAW.SCR Z.SCR N N.ALL SYS_ID NAME``). Traps handled here: system names contain dots
+``RAW.SCR Z.SCR N N.ALL SYS_ID NAME``; a first line of those names is skipped). Traps handled here: system names contain dots
 (``Allegro.eu``), the humans' SYS_ID differs from the file name (``Nemo.7`` is ``NVIDIA-NeMo``:
 we join on NAME), HUMAN rows are a reference scored as a system (left out by default), and
 lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a segment: a lone CR
@@ -132,11 +132,37 @@ def _finite(text: str) -> float:
     return value
 
 
+#: The fields of a human-scores file (ad-sys-ranking-<lp>-z-names.csv; WMT21's has no header line).
+HUMAN_FIELDS = ("RAW.SCR", "Z.SCR", "N", "N.ALL", "SYS_ID", "NAME")
+
+
+def _human_header(line: str, source: str, number: int) -> bool:
+    """Whether `line`, the first that is not blank of a human-scores file, is a header: its
+    fields :data:`HUMAN_FIELDS` (any case), skipped as the other readers skip theirs; FormatError
+    naming the line for one of other names (its first four fields not numbers). Either was
+    ``bad number (could not convert string to float: 'RAW.SCR')``, no word of a header."""
+    fields = line.split()
+    if tuple(field.upper() for field in fields) == HUMAN_FIELDS:
+        return True
+    if len(fields) >= 4 and not any(_is_number(field) for field in fields[:4]):
+        raise FormatError(f"a header line of other fields ({' '.join(fields)!r}) than {' '.join(HUMAN_FIELDS)!r}: "
+                          "the file may start with that header, or with a row", source=source, line=number)
+    return False
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float_field(text)
+    except ValueError:
+        return False
+    return True
+
+
 def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
-    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for).
-    FormatError naming the file when it has no row (empty, blank lines): every output was
+    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for); a
+    first line that is a header (:func:`_human_header`) is skipped. FormatError naming the file when it has no row (empty, blank lines): every output was
     reported as having "no human score", and the run ended with "no system has both an output
     file and a human score", not a word about the file."""
     path = data_file(wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv",
@@ -144,12 +170,12 @@ def load_human_scores(
     out: dict[str, HumanScore] = {}
     rows = 0
     for number, line in enumerate(iter_lines(path), start=1):
-        if not line.strip():
+        if not line.strip() or (not rows and _human_header(line, str(path), number)):
             continue
         rows += 1
         fields = line.split(None, 5)
         if len(fields) != 6:
-            raise FormatError(f"expected 6 fields, 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME', found {len(fields)}",
+            raise FormatError(f"expected 6 fields, {' '.join(HUMAN_FIELDS)!r}, found {len(fields)}",
                               source=str(path), line=number)
         try:
             score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
@@ -166,7 +192,7 @@ def load_human_scores(
                               source=str(path), line=number)
         out[score.name] = score
     if not rows:
-        raise FormatError(f"no human scores for {pair} (expected lines 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME')",
+        raise FormatError(f"no human scores for {pair} (expected lines {' '.join(HUMAN_FIELDS)!r})",
                           source=str(path))
     return out
 
