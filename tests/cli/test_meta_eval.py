@@ -49,6 +49,28 @@ def test_left_out_systems_are_reported(tmp_path, capsys):
     assert "no output file: Ghost" in out and "no human score: Extra" in out
 
 
+def test_names_that_differ_only_in_case_are_each_told_of_the_other(tmp_path, capsys):
+    """A human-scored 'Extra' and an output 'extra' were two warnings, "no output" and "no human
+    score", with no word that they differ only in case: each now names the other (still not
+    matched: a name is the humans' NAME as written)."""
+    root = _wmt(tmp_path)
+    scores = root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv"
+    scores.write_text(scores.read_text(encoding="utf-8") + "50.0 0.0 3 3 e EXTRA\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["missing"] == ["EXTRA", "Ghost"] and result["unscored"] == ["Extra"]
+    hint = ("differs only in case: not matched, as the names of ad-sys-ranking-de-en-z-names.csv must be those "
+            "of the output files; rename one)")
+    assert (f"system 'EXTRA' has human scores but no output file: left out (the output 'Extra' {hint}"
+            in captured.err)
+    assert (f"system 'Extra' has an output file but no human score: left out (the human-scored system 'EXTRA' "
+            f"{hint}" in captured.err)
+    assert "system 'Ghost' has human scores but no output file: left out\n" in captured.err  # no twin: no hint
+
+
 def test_json_names_the_resamples_as_every_command_does(tmp_path, capsys):
     """`resamples`, as the `confidence` objects of paraeval and score-alignments and the STS
     report name it; `n_resamples`, the old key, stays until paralign 0.3."""

@@ -280,9 +280,10 @@ def run(args: argparse.Namespace) -> int:
                           and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
     data = load_wmt(args.wmt, args.pair, refs, segments=args.level != "system")  # only the sets scored against
     for name in data.missing:
-        warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
+        warn(f"{args.pair}: system {name!r} has human scores but no output file: left out{_twin(data, name, 'output')}")
     for name in data.unscored:
-        warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
+        warn(f"{args.pair}: system {name!r} has an output file but no human score: left out"
+             f"{_twin(data, name, 'human-scored system')}")
     for skipped in data.skipped:
         warn_item(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
     for name in data.unjudged:
@@ -317,6 +318,16 @@ def run(args: argparse.Namespace) -> int:
 
         write_report(args.report, meta_eval_report(result))
     return 0
+
+
+def _twin(data: WMTPair, name: str, what: str) -> str:
+    """The hint after the warning of a system left out, `name`, when `what` (the output, the
+    human-scored system) of another name differs from it only in case (:meth:`WMTPair.case_twin`)."""
+    twin = data.case_twin(name)
+    if twin is None:
+        return ""
+    return (f" (the {what} {twin!r} differs only in case: not matched, as the names of "
+            f"ad-sys-ranking-{data.pair}-z-names.csv must be those of the output files; rename one)")
 
 
 def _nothing_to_correlate(data: WMTPair) -> str:

@@ -357,6 +357,14 @@ class WMTPair:
         judged = {score.system for score in self.segment_scores}
         return tuple(name for name in self.systems if judged and name not in judged)
 
+    def case_twin(self, name: str) -> str | None:
+        """The name of :attr:`unscored` that differs from `name` of :attr:`missing` only in case, or
+        the other way round; None when there is none. Such a pair is left out on both sides (not
+        matched: the humans' NAME and the file's name must be one), each warning naming the other:
+        they said "no output" and "no human score" with no word that the two were alike."""
+        others = self.unscored if name in self.missing else self.missing if name in self.unscored else ()
+        return next((other for other in others if other.casefold() == name.casefold()), None)
+
     def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
         """Reference streams in sacrebleu layout for the given labels."""
         try:
