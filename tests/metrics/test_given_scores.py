@@ -11,6 +11,7 @@ from paralign.metrics.given_scores import (
     GivenScores,
     GivenSystemScores,
     check_references,
+    check_scored,
     given_scores,
 )
 
@@ -122,3 +123,26 @@ def test_mt_metrics_eval_document_and_domain_scores_are_refused_by_their_level(t
     path = tmp_path / name
     with pytest.raises(ConfigurationError, match="^" + re.escape(f"{path}: mt-metrics-eval's {level}-level scores")):
         given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])
+
+
+def test_check_scored_says_when_the_file_names_systems_by_sys_id(tmp_path):
+    """Every correlated system must have a score; a file naming them by SYS_ID (``Nemo.7``), or by
+    one without its ``.N`` (``Nemo``, WMT21's COMET files), is told so, each name with its NAME.
+    No hint when no name is the missing system's SYS_ID; a file scoring every system passes."""
+    path = tmp_path / "m.sys.score"
+    path.write_text("Nemo 0.5\nUF.15 0.25\nUF 0.1\n", encoding="utf-8")
+    metric = given_scores(str(path))
+    ids = {"Nemo.7": "NVIDIA-NeMo", "UF.15": "UF"}
+    with pytest.raises(MismatchError) as caught:
+        check_scored([metric], ["UF", "NVIDIA-NeMo"], ids, "ranking.csv")
+    assert str(caught.value) == (
+        f"{path}: no scores for system 'NVIDIA-NeMo' (the file scores 3 systems: Nemo, UF, UF.15); 2 names of the "
+        "file are SYS_IDs (or one without its '.N') of systems in ranking.csv (its 5th field), where the outputs "
+        "are named by NAME (its last): 'Nemo' is 'NVIDIA-NeMo' (SYS_ID 'Nemo.7'), 'UF.15' is 'UF'; name the "
+        "file's rows by NAME")
+    check_scored([metric], ["UF", "Nemo"], ids, "ranking.csv")  # all scored
+    with pytest.raises(MismatchError, match=r"UF\.15\)$"):  # Nemo, the stem of two SYS_IDs, is neither's
+        check_scored([metric], ["NVIDIA-NeMo"], {"Nemo.7": "NVIDIA-NeMo", "Nemo.8": "NeMo-2"}, "ranking.csv")
+    with pytest.raises(MismatchError, match=r"no scores for system 'X' \(the file scores 3 systems: Nemo, UF, "
+                                            r"UF\.15\)$"):
+        check_scored([metric], ["X"], {"UF.15": "UF", "X.1": "X"}, "ranking.csv")  # no name is X's SYS_ID

@@ -258,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
-    from ..metrics.given_scores import check_levels, check_references
+    from ..metrics.given_scores import check_levels, check_references, check_scored
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
@@ -291,6 +291,8 @@ def run(args: argparse.Namespace) -> int:
              f"(SYS_ID {data.human[name].sys_id!r}): left out of the segment level")
     if not data.systems:
         raise EmptyScoringError(_nothing_to_correlate(data))
+    check_scored(own, data.systems, {score.sys_id: name for name, score in data.human.items()},
+                 f"ad-sys-ranking-{args.pair}-z-names.csv")  # before any metric is computed
     if len(data) < MIN_RESAMPLED:  # the references' fault, not an option's (resample_counts: exit 2)
         raise FormatError(f"{counted(len(data), 'segment')}: the bootstrap over segments needs at least "
                           f"{MIN_RESAMPLED}", source=str(reference_files(args.wmt, args.pair)[refs[0]]))
