@@ -6,6 +6,7 @@ import re
 
 import pytest
 
+from paralign.corpora.wmt import HumanScore, WMTPair
 from paralign.errors import ConfigurationError, MismatchError
 from paralign.metrics.given_scores import (
     GivenScores,
@@ -125,24 +126,29 @@ def test_mt_metrics_eval_document_and_domain_scores_are_refused_by_their_level(t
         given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])
 
 
+def _pair(ids: dict[str, str]) -> WMTPair:
+    """A WMTPair of one segment whose systems have the humans' SYS_IDs `ids` (SYS_ID -> NAME)."""
+    human = {name: HumanScore(name, sys_id, 50.0, 0.0, 1, 1) for sys_id, name in ids.items()}
+    return WMTPair("de-en", {"A": ("a",)}, {name: ("a",) for name in human}, human)
+
+
 def test_check_scored_says_when_the_file_names_systems_by_sys_id(tmp_path):
     """Every correlated system must have a score; a file naming them by SYS_ID (``Nemo.7``), or by
     one without its ``.N`` (``Nemo``, WMT21's COMET files), is told so, each name with its NAME.
     No hint when no name is the missing system's SYS_ID; a file scoring every system passes."""
     path = tmp_path / "m.sys.score"
-    path.write_text("Nemo 0.5\nUF.15 0.25\nUF 0.1\n", encoding="utf-8")
+    path.write_text("Nemo 0.5\nUF.15 0.25\nSMU 0.1\n", encoding="utf-8")
     metric = given_scores(str(path))
-    ids = {"Nemo.7": "NVIDIA-NeMo", "UF.15": "UF"}
     with pytest.raises(MismatchError) as caught:
-        check_scored([metric], ["UF", "NVIDIA-NeMo"], ids, "ranking.csv")
+        check_scored([metric], _pair({"SMU.1": "SMU", "UF.15": "UF", "Nemo.7": "NVIDIA-NeMo"}))
     assert str(caught.value) == (
-        f"{path}: no scores for system 'NVIDIA-NeMo' (the file scores 3 systems: Nemo, UF, UF.15); 2 names of the "
-        "file are SYS_IDs (or one without its '.N') of systems in ranking.csv (its 5th field), where the outputs "
-        "are named by NAME (its last): 'Nemo' is 'NVIDIA-NeMo' (SYS_ID 'Nemo.7'), 'UF.15' is 'UF'; name the "
-        "file's rows by NAME")
-    check_scored([metric], ["UF", "Nemo"], ids, "ranking.csv")  # all scored
-    with pytest.raises(MismatchError, match=r"UF\.15\)$"):  # Nemo, the stem of two SYS_IDs, is neither's
-        check_scored([metric], ["NVIDIA-NeMo"], {"Nemo.7": "NVIDIA-NeMo", "Nemo.8": "NeMo-2"}, "ranking.csv")
-    with pytest.raises(MismatchError, match=r"no scores for system 'X' \(the file scores 3 systems: Nemo, UF, "
+        f"{path}: no scores for system 'UF' (the file scores 3 systems: Nemo, SMU, UF.15); 2 names of the "
+        "file are SYS_IDs (or one without its '.N') of systems in ad-sys-ranking-de-en-z-names.csv (its 5th "
+        "field), where the outputs are named by NAME (its last): 'Nemo' is 'NVIDIA-NeMo' (SYS_ID 'Nemo.7'), "
+        "'UF.15' is 'UF'; name the file's rows by NAME")
+    check_scored([metric], _pair({"SMU.1": "SMU", "x": "Nemo", "UF.15": "UF.15"}))  # all scored
+    with pytest.raises(MismatchError, match=r"no scores for system 'X' \(the file scores 3 systems: Nemo, SMU, "
                                             r"UF\.15\)$"):
-        check_scored([metric], ["X"], {"UF.15": "UF", "X.1": "X"}, "ranking.csv")  # no name is X's SYS_ID
+        check_scored([metric], _pair({"SMU.1": "SMU", "X.1": "X", "UF.15": "UF"}))  # no name is X's SYS_ID
+    with pytest.raises(MismatchError, match=r"UF\.15\)$"):  # Nemo, the stem of two SYS_IDs, is neither's
+        check_scored([metric], _pair({"SMU.1": "SMU", "Nemo.7": "NVIDIA-NeMo", "Nemo.8": "NeMo-2"}))

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..corpora.wmt import (
     WMTPair,
+    human_scores_name,
     language_pairs,
     load_wmt,
     reference_files,
@@ -291,8 +292,7 @@ def run(args: argparse.Namespace) -> int:
              f"(SYS_ID {data.human[name].sys_id!r}): left out of the segment level")
     if not data.systems:
         raise EmptyScoringError(_nothing_to_correlate(data))
-    check_scored(own, data.systems, {score.sys_id: name for name, score in data.human.items()},
-                 f"ad-sys-ranking-{args.pair}-z-names.csv")  # before any metric is computed
+    check_scored(own, data)  # a system a --scores file lacks: before the scorer loads
     if len(data) < MIN_RESAMPLED:  # the references' fault, not an option's (resample_counts: exit 2)
         raise FormatError(f"{counted(len(data), 'segment')}: the bootstrap over segments needs at least "
                           f"{MIN_RESAMPLED}", source=str(reference_files(args.wmt, args.pair)[refs[0]]))
@@ -329,7 +329,7 @@ def _twin(data: WMTPair, name: str, what: str) -> str:
     if twin is None:
         return ""
     return (f" (the {what} {twin!r} differs only in case: not matched, as the names of "
-            f"ad-sys-ranking-{data.pair}-z-names.csv must be those of the output files; rename one)")
+            f"{human_scores_name(data.pair)} must be those of the output files; rename one)")
 
 
 def _nothing_to_correlate(data: WMTPair) -> str:
@@ -343,7 +343,7 @@ def _nothing_to_correlate(data: WMTPair) -> str:
     return (f"{data.pair}: no system has both an output file and a human score "
             f"({counted(len(data.missing), 'system')} scored {'has' if len(data.missing) == 1 else 'have'} no output, "
             f"{counted(len(data.unscored), 'output')} no score; each reported above): the names of "
-            f"ad-sys-ranking-{data.pair}-z-names.csv (its last field) must be those of the output files")
+            f"{human_scores_name(data.pair)} (its last field) must be those of the output files")
 
 
 def render(result: MetaEvaluation) -> str:

@@ -158,6 +158,11 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def human_scores_name(pair: str) -> str:
+    """The name of `pair`'s system-level human scores file, under humaneval/ (messages name it)."""
+    return f"ad-sys-ranking-{pair}-z-names.csv"
+
+
 def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
@@ -165,8 +170,7 @@ def load_human_scores(
     first line that is a header (:func:`_human_header`) is skipped. FormatError naming the file when it has no row (empty, blank lines): every output was
     reported as having "no human score", and the run ended with "no system has both an output
     file and a human score", not a word about the file."""
-    path = data_file(wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv",
-                     f"human scores for {pair} not found")
+    path = data_file(wmt_dir(root) / "humaneval" / human_scores_name(pair), f"human scores for {pair} not found")
     out: dict[str, HumanScore] = {}
     rows = 0
     for number, line in enumerate(iter_lines(path), start=1):

@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import ConfigurationError, MismatchError, counted
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..corpora.wmt import WMTPair
     from ..corpora.wmt_reference import NamedReference
 
 
@@ -86,22 +87,24 @@ def _no_scores(system: str, scores: Mapping[str, object], source: str, hint: str
                          f"{shown}){hint}", source=source)
 
 
-def check_scored(metrics: Sequence, systems: Iterable[str], sys_ids: Mapping[str, str], ids_file: str) -> None:
+def check_scored(metrics: Sequence, data: WMTPair) -> None:
     """MismatchError naming the file of the first metric of `metrics` whose scores a file gives
-    that has no score for one of `systems` (each correlated system must have one), as the
-    correlation would raise it, but before any metric is computed; when the file names systems by
-    the human scores' SYS_ID (`sys_ids`: SYS_ID -> NAME, of `ids_file`), it says so
-    (:func:`_sys_id_hint`): ``Nemo.7`` for ``NVIDIA-NeMo`` was "no scores for system
-    'NVIDIA-NeMo' (the file scores ...)", no word of the two names of one system. The rows are
-    not renamed by the SYS_IDs: a file's name is matched as written, as the output files' are."""
-    wanted = list(systems)
+    that has no score for one of the systems of `data` (each correlated system must have one),
+    before any metric is computed (:func:`.correlation.metric_statistics` checks it, and
+    ``meta-eval`` before its scorer loads); when the file names systems by the human scores'
+    SYS_ID, it says so (:func:`_sys_id_hint`): ``Nemo.7`` for ``NVIDIA-NeMo`` was "no scores for
+    system 'NVIDIA-NeMo' (the file scores ...)", no word of the two names of one system. The rows
+    are not renamed by the SYS_IDs: a file's name is matched as written, as the output files' are."""
+    from ..corpora.wmt import human_scores_name
+
+    sys_ids = {score.sys_id: name for name, score in data.human.items()}
     for metric in metrics:
         if not isinstance(metric, GivenScores | GivenSystemScores):
             continue
-        system = next((name for name in wanted if name not in metric.scores), None)
+        system = next((name for name in data.systems if name not in metric.scores), None)
         if system is not None:
             raise _no_scores(system, metric.scores, metric.source,
-                             _sys_id_hint(system, metric.scores, sys_ids, ids_file))
+                             _sys_id_hint(system, metric.scores, sys_ids, human_scores_name(data.pair)))
 
 
 def _sys_id_hint(system: str, scores: Mapping[str, object], sys_ids: Mapping[str, str], ids_file: str) -> str:
