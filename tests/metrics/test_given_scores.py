@@ -152,3 +152,14 @@ def test_check_scored_says_when_the_file_names_systems_by_sys_id(tmp_path):
         check_scored([metric], _pair({"SMU.1": "SMU", "X.1": "X", "UF.15": "UF"}))  # no name is X's SYS_ID
     with pytest.raises(MismatchError, match=r"UF\.15\)$"):  # Nemo, the stem of two SYS_IDs, is neither's
         check_scored([metric], _pair({"SMU.1": "SMU", "Nemo.7": "NVIDIA-NeMo", "Nemo.8": "NeMo-2"}))
+
+
+def test_the_meta_evaluation_checks_the_systems_scored_before_computing(tmp_path):
+    """`meta_evaluate` (and `meta_evaluate_levels`, through `metric_statistics`) said the bare "no
+    scores for system ..." once it reached the metric; it gives check_scored's error, hint and all."""
+    from paralign.metrics.correlation import meta_evaluate
+
+    path = tmp_path / "m.sys.score"
+    path.write_text("SMU.1 0.5\nUF.15 0.25\n", encoding="utf-8")
+    with pytest.raises(MismatchError, match=r"no scores for system 'SMU' .*'SMU\.1' is 'SMU', 'UF\.15' is 'UF'; "):
+        meta_evaluate(_pair({"SMU.1": "SMU", "UF.15": "UF"}), ["A"], [given_scores(str(path))], n_resamples=2)
