@@ -116,11 +116,12 @@ def test_examples_given_the_gold_file_itself_reads_it(tmp_path: Path, capsys) ->
 def test_examples_say_what_is_wrong_with_the_gold(tmp_path: Path, capsys) -> None:
     """A gold.jsonl that is a directory was "demo gold not found", as if the folder had none;
     a missing --examples was named as its gold.jsonl ("absent/gold.jsonl: demo gold not found").
-    Each says what is wrong, exit 2 as for every input that cannot be opened."""
+    Each says what is wrong, exit 2 as for every input that cannot be opened, in the readers' words
+    (a folder without gold.jsonl: "no such file", not "demo gold not found")."""
     (tmp_path / "odd" / "gold.jsonl").mkdir(parents=True)
     (tmp_path / "none").mkdir()
     for given, message in ((tmp_path / "odd", f"{tmp_path / 'odd' / 'gold.jsonl'}: is a directory, not a file\n"),
-                           (tmp_path / "none", f"{tmp_path / 'none' / 'gold.jsonl'}: demo gold not found (--examples: "),
+                           (tmp_path / "none", f"{tmp_path / 'none' / 'gold.jsonl'}: no such file (--examples: "),
                            (tmp_path / "absent", f"{tmp_path / 'absent'}: no such file or folder (--examples: ")):
         assert main(["demo", "--examples", str(given)]) == 2
         assert capsys.readouterr().err.startswith(f"paralign demo: error: {message}")

@@ -49,6 +49,58 @@ def test_left_out_systems_are_reported(tmp_path, capsys):
     assert "no output file: Ghost" in out and "no human score: Extra" in out
 
 
+def test_names_that_differ_only_in_case_are_each_told_of_the_other(tmp_path, capsys):
+    """A human-scored 'Extra' and an output 'extra' were two warnings, "no output" and "no human
+    score", with no word that they differ only in case: each now names the other (still not
+    matched: a name is the humans' NAME as written)."""
+    root = _wmt(tmp_path)
+    scores = root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv"
+    scores.write_text(scores.read_text(encoding="utf-8") + "50.0 0.0 3 3 e EXTRA\n", encoding="utf-8")
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--format", "json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert result["missing"] == ["EXTRA", "Ghost"] and result["unscored"] == ["Extra"]
+    hint = ("differs only in case: not matched, as the names of ad-sys-ranking-de-en-z-names.csv must be those "
+            "of the output files; rename one)")
+    assert (f"system 'EXTRA' has human scores but no output file: left out (the output 'Extra' {hint}"
+            in captured.err)
+    assert (f"system 'Extra' has an output file but no human score: left out (the human-scored system 'EXTRA' "
+            f"{hint}" in captured.err)
+    assert "system 'Ghost' has human scores but no output file: left out\n" in captured.err  # no twin: no hint
+
+
+def test_scores_by_sys_id_are_said_to_be_so_before_any_metric_is_computed(tmp_path, capsys, monkeypatch):
+    """A --scores file naming systems by the humans' SYS_ID ('Nemo.7') where the outputs are
+    named by NAME ('NVIDIA-NeMo') gave "no scores for system 'NVIDIA-NeMo' (the file scores ...)"
+    with no hint: the error now says the file's names are SYS_IDs, and which NAME each is; it is
+    raised before any metric is computed (not renamed: a name is matched as written)."""
+    import paralign.metrics.segment_correlation as segment_correlation
+
+    root = _wmt(tmp_path)
+    ranking = root / "humaneval" / "ad-sys-ranking-de-en-z-names.csv"
+    ranking.write_text(ranking.read_text(encoding="utf-8").replace(" g Good", " Good.4 Good")
+                       .replace(" m Mid", " M.2 Mid"), encoding="utf-8")
+    mine = tmp_path / "mine.sys.score"
+    mine.write_text("Good.4 0.9\nM 0.5\nBad 0.1\n", encoding="utf-8")
+
+    def never(*args, **kwargs):
+        raise AssertionError("a metric was computed")
+
+    monkeypatch.setattr(segment_correlation, "meta_evaluate_levels", never)
+    argv = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
+            "--scores", str(mine)]
+    assert main(argv) == 1
+    assert (f"{mine}: no scores for system 'Good' (the file scores 3 systems: Bad, Good.4, M); 2 names of the file "
+            "are SYS_IDs (or one without its '.N') of systems in ad-sys-ranking-de-en-z-names.csv (its 5th field), "
+            "where the outputs are named by NAME (its last): 'Good.4' is 'Good', 'M' is 'Mid' (SYS_ID 'M.2'); "
+            "name the file's rows by NAME") in capsys.readouterr().err
+    mine.write_text("Good 0.9\nMid 0.5\nBd 0.1\n", encoding="utf-8")  # no SYS_ID: no hint
+    assert main(argv) == 1
+    assert f"{mine}: no scores for system 'Bad' (the file scores 3 systems: Bd, Good, Mid)\n" in capsys.readouterr().err
+
+
 def test_json_names_the_resamples_as_every_command_does(tmp_path, capsys):
     """`resamples`, as the `confidence` objects of paraeval and score-alignments and the STS
     report name it; `n_resamples`, the old key, stays until paralign 0.3."""
@@ -1116,7 +1168,11 @@ def test_wmt21_comet_system_scores_are_meta_evaluated_beside_chrf(data, tmp_path
     base = ["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "chrf", "--resamples", "2",
             "--format", "json"]
     assert main([*base, "--scores", f"comet={original}"]) == 1
-    assert "no scores for system 'NVIDIA-NeMo' (the file scores 20 systems: " in capsys.readouterr().err
+    assert ("no scores for system 'NVIDIA-NeMo' (the file scores 20 systems: Borderline, Facebook-AI, HuaweiTSC, "
+            "ICL, Manifold, Nemo, Online-A, Online-B, Online-G, Online-W, ...); 1 name of the file is the SYS_ID (or "
+            "one without its '.N') of a system in ad-sys-ranking-de-en-z-names.csv (its 5th field), where the outputs "
+            "are named by NAME (its last): 'Nemo' is 'NVIDIA-NeMo' (SYS_ID 'Nemo.7'); name the file's rows by NAME"
+            in capsys.readouterr().err)
     renamed = tmp_path / "comet.tsv"
     rows = [line.split("\t") for line in original.read_text(encoding="utf-8").splitlines()]
     renamed.write_text("".join(f"{'NVIDIA-NeMo' if s == 'Nemo' else s}\t{v}\n" for s, v in rows), encoding="utf-8")

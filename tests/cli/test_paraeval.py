@@ -505,6 +505,23 @@ def test_an_input_whose_name_looks_like_a_glob_is_read_as_named(tmp_path, capsys
     assert [line.split("\t")[0] for line in out.splitlines()] == ["hyp1.txt", "hyp[1].txt"]
 
 
+def test_a_reference_given_twice_is_a_usage_error(files, capsys, monkeypatch):
+    """`-r X -r X` scored against two copies of one reference as if they were two (its signature
+    saying nrefs:2), and named the reference "X and X" when it had another length than the
+    outputs: the same file twice is a usage error now (exit 2, before anything is read), as
+    meta-eval's --refs A,A is; so is the path written two ways or a link to it."""
+    monkeypatch.chdir(files)
+    (files / "link.txt").symlink_to(files / "r1.txt")
+    for second in ("r1.txt", "./r1.txt", "link.txt"):
+        code, out, err = run(capsys, "paraeval", "-r", "r1.txt", "-r", "r2.txt", "-r", second, "-i", "hyp.txt",
+                             "--resources", "none")
+        assert code == 2 and out == ""
+        assert (f"paralign paraeval: error: argument -r/--reference: {second} is the same file as r1.txt (given "
+                "before): give each reference once") in err
+    code, out, err = run(capsys, "paraeval", "-r", "r1.txt", "-r", "r2.txt", "-i", "hyp.txt", "--resources", "none")
+    assert code == 0 and "nrefs:2" in out
+
+
 def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys, monkeypatch):
     """The same file named twice by -i (a baseline, then a glob that matches it too; or the path
     written two ways) is one system: scored once, in its first place, with a warning naming
@@ -880,8 +897,9 @@ def test_references_of_another_length_than_every_system_are_the_error(tmp_path, 
         assert (code, out) == (1, "") and "not scored" not in err
         assert err == (f"paralign paraeval: error: short.txt: {count}, but each of the 3 system outputs has 4: "
                        "the reference and the outputs are not of one test set, or one side is cut short\n")
-    code, out, err = run(capsys, *base, "-r", "short.txt", "-r", "short.txt")  # each reference named
-    assert code == 1 and err.startswith("paralign paraeval: error: short.txt and short.txt: 0 lines, but ")
+    (d / "short2.txt").write_text("", encoding="utf-8")
+    code, out, err = run(capsys, *base, "-r", "short.txt", "-r", "short2.txt")  # each reference named
+    assert code == 1 and err.startswith("paralign paraeval: error: short.txt and short2.txt: 0 lines, but ")
     (d / "cut.txt").write_text("".join(lines[:2]), encoding="utf-8")
     code, out, err = run(capsys, "paraeval", "--resources", "none", "-r", "ref.txt", "-i", "close.txt", "cut.txt")
     assert code == 0 and "ref.txt has 4 lines but the hypothesis cut.txt has 2; not scored" in err

@@ -164,8 +164,23 @@ def test_a_system_file_that_cannot_be_read_is_left_out_naming_the_file(tmp_path)
     assert skipped["Nemo-X"].line == 2 and skipped["Nemo-X"].file.endswith("hyp.Nemo-X.en")
     assert skipped["Allegro.eu"].file.endswith("hyp.Allegro.eu.en") and skipped["Allegro.eu"].reason
     (root / "txt" / "references" / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\n")
-    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 line, expected 3$"):
+    with pytest.raises(MismatchError, match=r"ref\.B\.en: 1 line, but reference A \("):
         load_wmt(root, "xx-en")
+
+
+def test_a_second_reference_set_of_another_length_names_the_first(tmp_path):
+    """A reference set after the first of another length said `2 lines, expected 3`, naming
+    itself but not the reference whose 3 lines it was held to (``--refs A,B``)."""
+    root = _fake(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.xx-en.ref.B.en").write_text("a b\nc d\n", encoding="utf-8")
+    with pytest.raises(MismatchError) as caught:
+        load_wmt(root, "xx-en", ["A", "B"])
+    assert str(caught.value) == (f"{refs / 'newstest2021.xx-en.ref.B.en'}: 2 lines, but reference A "
+                                 f"({refs / 'newstest2021.xx-en.ref.A.en'}) has 3: the reference sets are not "
+                                 "of one test set, or one is cut short")
+    with pytest.raises(MismatchError, match=r"ref\.A\.en: 3 lines, but reference B \(.*ref\.B\.en\) has 2"):
+        load_wmt(root, "xx-en", ["B", "A"])
 
 
 def test_a_reference_of_another_length_than_every_system_is_the_one_named(tmp_path):
@@ -374,3 +389,24 @@ def test_a_bad_line_map_row_says_which_fault_it_has(tmp_path, line_map, message)
     _segment_files(root, "", line_map)
     with pytest.raises(FormatError, match=message):
         load_segment_lines(root, "xx-en")
+
+
+def test_a_human_scores_header_is_skipped_and_another_named_as_a_header(tmp_path):
+    """A human-scores file starting with the header 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME' was
+    "bad number (could not convert string to float: 'RAW.SCR')": it is skipped now, in any case, as
+    the other readers skip theirs; a header of other names is an error saying it is one."""
+    root = _fake(tmp_path)
+    path = root / "humaneval" / "ad-sys-ranking-xx-en-z-names.csv"
+    rows = path.read_text(encoding="utf-8")
+    path.write_text("RAW.SCR Z.SCR N N.ALL SYS_ID NAME\n" + rows, encoding="utf-8")
+    assert sorted(load_human_scores(root, "xx-en")) == ["Allegro.eu", "Gone", "Nemo-X", "Other"]
+    path.write_text("\nraw.scr z.scr n n.all sys_id name \n" + rows, encoding="utf-8")
+    assert load_human_scores(root, "xx-en")["Nemo-X"].sys_id == "Nemo.1"
+    path.write_text("raw z count all id system\n" + rows, encoding="utf-8")
+    with pytest.raises(FormatError) as caught:
+        load_human_scores(root, "xx-en")
+    assert str(caught.value) == (f"{path}:1: a header line of other fields ('raw z count all id system') than "
+                                 "'RAW.SCR Z.SCR N N.ALL SYS_ID NAME': the file may start with that header, or with a row")
+    path.write_text("RAW.SCR Z.SCR N N.ALL SYS_ID NAME\n", encoding="utf-8")  # a header alone: no row
+    with pytest.raises(FormatError, match="no human scores for xx-en"):
+        load_human_scores(root, "xx-en")

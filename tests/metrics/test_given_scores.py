@@ -6,11 +6,13 @@ import re
 
 import pytest
 
+from paralign.corpora.wmt import HumanScore, WMTPair
 from paralign.errors import ConfigurationError, MismatchError
 from paralign.metrics.given_scores import (
     GivenScores,
     GivenSystemScores,
     check_references,
+    check_scored,
     given_scores,
 )
 
@@ -122,3 +124,42 @@ def test_mt_metrics_eval_document_and_domain_scores_are_refused_by_their_level(t
     path = tmp_path / name
     with pytest.raises(ConfigurationError, match="^" + re.escape(f"{path}: mt-metrics-eval's {level}-level scores")):
         given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])
+
+
+def _pair(ids: dict[str, str]) -> WMTPair:
+    """A WMTPair of one segment whose systems have the humans' SYS_IDs `ids` (SYS_ID -> NAME)."""
+    human = {name: HumanScore(name, sys_id, 50.0, 0.0, 1, 1) for sys_id, name in ids.items()}
+    return WMTPair("de-en", {"A": ("a",)}, {name: ("a",) for name in human}, human)
+
+
+def test_check_scored_says_when_the_file_names_systems_by_sys_id(tmp_path):
+    """Every correlated system must have a score; a file naming them by SYS_ID (``Nemo.7``), or by
+    one without its ``.N`` (``Nemo``, WMT21's COMET files), is told so, each name with its NAME.
+    No hint when no name is the missing system's SYS_ID; a file scoring every system passes."""
+    path = tmp_path / "m.sys.score"
+    path.write_text("Nemo 0.5\nUF.15 0.25\nSMU 0.1\n", encoding="utf-8")
+    metric = given_scores(str(path))
+    with pytest.raises(MismatchError) as caught:
+        check_scored([metric], _pair({"SMU.1": "SMU", "UF.15": "UF", "Nemo.7": "NVIDIA-NeMo"}))
+    assert str(caught.value) == (
+        f"{path}: no scores for system 'UF' (the file scores 3 systems: Nemo, SMU, UF.15); 2 names of the "
+        "file are SYS_IDs (or one without its '.N') of systems in ad-sys-ranking-de-en-z-names.csv (its 5th "
+        "field), where the outputs are named by NAME (its last): 'Nemo' is 'NVIDIA-NeMo' (SYS_ID 'Nemo.7'), "
+        "'UF.15' is 'UF'; name the file's rows by NAME")
+    check_scored([metric], _pair({"SMU.1": "SMU", "x": "Nemo", "UF.15": "UF.15"}))  # all scored
+    with pytest.raises(MismatchError, match=r"no scores for system 'X' \(the file scores 3 systems: Nemo, SMU, "
+                                            r"UF\.15\)$"):
+        check_scored([metric], _pair({"SMU.1": "SMU", "X.1": "X", "UF.15": "UF"}))  # no name is X's SYS_ID
+    with pytest.raises(MismatchError, match=r"UF\.15\)$"):  # Nemo, the stem of two SYS_IDs, is neither's
+        check_scored([metric], _pair({"SMU.1": "SMU", "Nemo.7": "NVIDIA-NeMo", "Nemo.8": "NeMo-2"}))
+
+
+def test_the_meta_evaluation_checks_the_systems_scored_before_computing(tmp_path):
+    """`meta_evaluate` (and `meta_evaluate_levels`, through `metric_statistics`) said the bare "no
+    scores for system ..." once it reached the metric; it gives check_scored's error, hint and all."""
+    from paralign.metrics.correlation import meta_evaluate
+
+    path = tmp_path / "m.sys.score"
+    path.write_text("SMU.1 0.5\nUF.15 0.25\n", encoding="utf-8")
+    with pytest.raises(MismatchError, match=r"no scores for system 'SMU' .*'SMU\.1' is 'SMU', 'UF\.15' is 'UF'; "):
+        meta_evaluate(_pair({"SMU.1": "SMU", "UF.15": "UF"}), ["A"], [given_scores(str(path))], n_resamples=2)

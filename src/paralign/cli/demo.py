@@ -12,7 +12,7 @@ from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
 from ..corpora.base import AlignedPair, BadPair, PairOrBad
-from ..errors import FormatError, InputFileError
+from ..errors import OPEN_REASONS, FormatError, InputFileError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
 from ._common import (
     add_format,
@@ -89,7 +89,9 @@ def gold_file(examples: str | Path) -> Path:
     (a usage error, exit 2) naming what is wrong: nothing at `examples`, or no gold.jsonl in the
     folder. A gold.jsonl that is there but cannot be opened (a directory, no permission) is left
     to the reader, which says so (``is a directory, not a file``), as for every input: it was
-    "demo gold not found", a folder there taken for no file."""
+    "demo gold not found", a folder there taken for no file. A folder without gold.jsonl says it in
+    the readers' words (``FOLDER/gold.jsonl: no such file``, :data:`paralign.errors.OPEN_REASONS`),
+    not "demo gold not found"."""
     given = Path(examples)
     if not given.exists():
         raise InputFileError("no such file or folder (--examples: a folder holding gold.jsonl, or a gold "
@@ -98,8 +100,8 @@ def gold_file(examples: str | Path) -> Path:
         return given
     gold = given / "gold.jsonl"
     if not gold.exists():
-        raise InputFileError("demo gold not found (--examples: a folder holding gold.jsonl, or a gold JSONL file)",
-                             source=str(gold), errno=errno.ENOENT)
+        raise InputFileError(f"{OPEN_REASONS[errno.ENOENT]} (--examples: a folder holding gold.jsonl, or a gold "
+                             "JSONL file)", source=str(gold), errno=errno.ENOENT)
     return gold
 
 

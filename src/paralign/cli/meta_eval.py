@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..corpora.wmt import (
     WMTPair,
+    human_scores_name,
     language_pairs,
     load_wmt,
     reference_files,
@@ -258,7 +259,7 @@ def run(args: argparse.Namespace) -> int:
     from ..metrics.correlation import (
         resolve_metrics,  # numpy and scipy: loaded by this command only
     )
-    from ..metrics.given_scores import check_levels, check_references
+    from ..metrics.given_scores import check_levels, check_references, check_scored
     from ..metrics.segment_correlation import meta_evaluate_levels
     from ..metrics.significance import MIN_RESAMPLED
 
@@ -280,9 +281,10 @@ def run(args: argparse.Namespace) -> int:
                           and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
     data = load_wmt(args.wmt, args.pair, refs, segments=args.level != "system")  # only the sets scored against
     for name in data.missing:
-        warn(f"{args.pair}: system {name!r} has human scores but no output file: left out")
+        warn(f"{args.pair}: system {name!r} has human scores but no output file: left out{_twin(data, name, 'output')}")
     for name in data.unscored:
-        warn(f"{args.pair}: system {name!r} has an output file but no human score: left out")
+        warn(f"{args.pair}: system {name!r} has an output file but no human score: left out"
+             f"{_twin(data, name, 'human-scored system')}")
     for skipped in data.skipped:
         warn_item(f"{args.pair}: system {skipped.name!r} left out: {skipped}")
     for name in data.unjudged:
@@ -290,6 +292,7 @@ def run(args: argparse.Namespace) -> int:
              f"(SYS_ID {data.human[name].sys_id!r}): left out of the segment level")
     if not data.systems:
         raise EmptyScoringError(_nothing_to_correlate(data))
+    check_scored(own, data)  # a system a --scores file lacks: before the scorer loads
     if len(data) < MIN_RESAMPLED:  # the references' fault, not an option's (resample_counts: exit 2)
         raise FormatError(f"{counted(len(data), 'segment')}: the bootstrap over segments needs at least "
                           f"{MIN_RESAMPLED}", source=str(reference_files(args.wmt, args.pair)[refs[0]]))
@@ -319,6 +322,16 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def _twin(data: WMTPair, name: str, what: str) -> str:
+    """The hint after the warning of a system left out, `name`, when `what` (the output, the
+    human-scored system) of another name differs from it only in case (:meth:`WMTPair.case_twin`)."""
+    twin = data.case_twin(name)
+    if twin is None:
+        return ""
+    return (f" (the {what} {twin!r} differs only in case: not matched, as the names of "
+            f"{human_scores_name(data.pair)} must be those of the output files; rename one)")
+
+
 def _nothing_to_correlate(data: WMTPair) -> str:
     """Why no system is left to correlate (`data` has none): each file bad, or no human score's
     name that of an output file."""
@@ -330,7 +343,7 @@ def _nothing_to_correlate(data: WMTPair) -> str:
     return (f"{data.pair}: no system has both an output file and a human score "
             f"({counted(len(data.missing), 'system')} scored {'has' if len(data.missing) == 1 else 'have'} no output, "
             f"{counted(len(data.unscored), 'output')} no score; each reported above): the names of "
-            f"ad-sys-ranking-{data.pair}-z-names.csv (its last field) must be those of the output files")
+            f"{human_scores_name(data.pair)} (its last field) must be those of the output files")
 
 
 def render(result: MetaEvaluation) -> str:

@@ -155,21 +155,41 @@ def distinct_inputs(paths: list[str]) -> list[str]:
     (the baseline again in a glob, ``./hyp.txt`` beside ``hyp.txt``, a link to it) is left out
     with a warning, as sacrebleu's --paired-bs ignores a system also given as the baseline.
     Scored twice, it was two results of one name, and its own paired test (p = 1)."""
+    again = _given_before(paths)
+    for k, before in again.items():
+        warn(f"{input_name(paths[k])}: the same file as {input_name(before)} (given before); scored once")
+    return [path for k, path in enumerate(paths) if k not in again]
+
+
+def _given_before(paths: list[str]) -> dict[int, str]:
+    """The index of each of `paths` naming a file given before it (the same path, ``./x`` beside
+    ``x``, a link), and that earlier path; stdin is never one (twice, it is a usage error:
+    :func:`check_stdin_once`)."""
     import os
 
     first: dict[str, str] = {}
-    out: list[str] = []
-    for path in paths:
-        if is_stdin(path):  # stdin twice is a usage error (check_stdin_once), not one system
-            out.append(path)
+    again: dict[int, str] = {}
+    for k, path in enumerate(paths):
+        if is_stdin(path):
             continue
         key = os.path.realpath(path)
         if key in first:
-            warn(f"{input_name(path)}: the same file as {input_name(first[key])} (given before); scored once")
-            continue
-        first[key] = path
-        out.append(path)
-    return out
+            again[k] = first[key]
+        else:
+            first[key] = path
+    return again
+
+
+def check_distinct_references(paths: list[str]) -> None:
+    """ConfigurationError (a usage error, before anything is read) when two -r name one file:
+    scored against two copies of one reference, as if they were two, under a signature saying
+    ``nrefs:2``, and a reference of another length than the outputs was named "X and X"; as
+    ``meta-eval --refs A,A`` is refused."""
+    again = _given_before(paths)
+    if again:
+        k, before = next(iter(again.items()))
+        raise ConfigurationError(f"argument -r/--reference: {input_name(paths[k])} is the same file as "
+                                 f"{input_name(before)} (given before): give each reference once")
 
 
 def _paper_options(args: argparse.Namespace) -> PaperOptions:
@@ -195,9 +215,10 @@ def run(args: argparse.Namespace) -> int:
     check_paper_options(args, args.config, "--config")
     check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)
     given = input_paths(args.input)
-    paths = distinct_inputs(given)
     check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
                       "table": [table_path(spec)[0] for spec in args.table]})
+    check_distinct_references(args.reference)
+    paths = distinct_inputs(given)
     check_table_names("--table", args.table)
     if args.sentence_level and args.format != "json" and (args.confidence or args.paired_bs):
         # text and tsv have one line a segment and none for the corpus these figures are about

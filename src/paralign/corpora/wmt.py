@@ -3,7 +3,7 @@
 Layout (``mt/wmt21-toEnglish`` under the data folder; see its README.txt):
 ``txt/{sources,references,system-outputs}/newstest2021.<lp>.{src.<xx>,ref.<R>.en,hyp.<NAME>.en}``
 and ``humaneval/ad-sys-ranking-<lp>-z-names.csv`` (space separated, no header:
-``RAW.SCR Z.SCR N N.ALL SYS_ID NAME``). Traps handled here: system names contain dots
+``RAW.SCR Z.SCR N N.ALL SYS_ID NAME``; a first line of those names is skipped). Traps handled here: system names contain dots
 (``Allegro.eu``), the humans' SYS_ID differs from the file name (``Nemo.7`` is ``NVIDIA-NeMo``:
 we join on NAME), HUMAN rows are a reference scored as a system (left out by default), and
 lines are split on ``\\n`` only (never on a stray ``\\r`` or U+2028 inside a segment: a lone CR
@@ -132,24 +132,54 @@ def _finite(text: str) -> float:
     return value
 
 
+#: The fields of a human-scores file (ad-sys-ranking-<lp>-z-names.csv; WMT21's has no header line).
+HUMAN_FIELDS = ("RAW.SCR", "Z.SCR", "N", "N.ALL", "SYS_ID", "NAME")
+
+
+def _human_header(line: str, source: str, number: int) -> bool:
+    """Whether `line`, the first that is not blank of a human-scores file, is a header: its
+    fields :data:`HUMAN_FIELDS` (any case), skipped as the other readers skip theirs; FormatError
+    naming the line for one of other names (its first four fields not numbers). Either was
+    ``bad number (could not convert string to float: 'RAW.SCR')``, no word of a header."""
+    fields = line.split()
+    if tuple(field.upper() for field in fields) == HUMAN_FIELDS:
+        return True
+    if len(fields) >= 4 and not any(_is_number(field) for field in fields[:4]):
+        raise FormatError(f"a header line of other fields ({' '.join(fields)!r}) than {' '.join(HUMAN_FIELDS)!r}: "
+                          "the file may start with that header, or with a row", source=source, line=number)
+    return False
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float_field(text)
+    except ValueError:
+        return False
+    return True
+
+
+def human_scores_name(pair: str) -> str:
+    """The name of `pair`'s system-level human scores file, under humaneval/ (messages name it)."""
+    return f"ad-sys-ranking-{pair}-z-names.csv"
+
+
 def load_human_scores(
     root: str | Path | None, pair: str, include_human: bool = False,
 ) -> dict[str, HumanScore]:
-    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for).
-    FormatError naming the file when it has no row (empty, blank lines): every output was
+    """System-level DA scores keyed by system NAME (HUMAN rows left out unless asked for); a
+    first line that is a header (:func:`_human_header`) is skipped. FormatError naming the file when it has no row (empty, blank lines): every output was
     reported as having "no human score", and the run ended with "no system has both an output
     file and a human score", not a word about the file."""
-    path = data_file(wmt_dir(root) / "humaneval" / f"ad-sys-ranking-{pair}-z-names.csv",
-                     f"human scores for {pair} not found")
+    path = data_file(wmt_dir(root) / "humaneval" / human_scores_name(pair), f"human scores for {pair} not found")
     out: dict[str, HumanScore] = {}
     rows = 0
     for number, line in enumerate(iter_lines(path), start=1):
-        if not line.strip():
+        if not line.strip() or (not rows and _human_header(line, str(path), number)):
             continue
         rows += 1
         fields = line.split(None, 5)
         if len(fields) != 6:
-            raise FormatError(f"expected 6 fields, 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME', found {len(fields)}",
+            raise FormatError(f"expected 6 fields, {' '.join(HUMAN_FIELDS)!r}, found {len(fields)}",
                               source=str(path), line=number)
         try:
             score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
@@ -166,7 +196,7 @@ def load_human_scores(
                               source=str(path), line=number)
         out[score.name] = score
     if not rows:
-        raise FormatError(f"no human scores for {pair} (expected lines 'RAW.SCR Z.SCR N N.ALL SYS_ID NAME')",
+        raise FormatError(f"no human scores for {pair} (expected lines {' '.join(HUMAN_FIELDS)!r})",
                           source=str(path))
     return out
 
@@ -331,6 +361,14 @@ class WMTPair:
         judged = {score.system for score in self.segment_scores}
         return tuple(name for name in self.systems if judged and name not in judged)
 
+    def case_twin(self, name: str) -> str | None:
+        """The name of :attr:`unscored` that differs from `name` of :attr:`missing` only in case, or
+        the other way round; None when there is none. Such a pair is left out on both sides (not
+        matched: the humans' NAME and the file's name must be one), each warning naming the other:
+        they said "no output" and "no human score" with no word that the two were alike."""
+        others = self.unscored if name in self.missing else self.missing if name in self.unscored else ()
+        return next((other for other in others if other.casefold() == name.casefold()), None)
+
     def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
         """Reference streams in sacrebleu layout for the given labels."""
         try:
@@ -349,7 +387,8 @@ def load_wmt(
     (and, with `segments`, their segment DA scores: :func:`load_segment_scores`).
 
     Every file must have as many lines as the first reference. A reference that does not, or
-    cannot be read, raises MismatchError (FormatError, InputFileError) naming the file. A system
+    cannot be read, raises MismatchError (FormatError, InputFileError) naming the file (and the
+    first reference, whose length it differs from: :func:`_check_reference_sets`). A system
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
     systems' figures (the caller reports it, and decides when too few systems are left). When
@@ -361,21 +400,11 @@ def load_wmt(
         raise ResourceMissingError(f"no references for {pair} under {wmt_dir(root)}")
     labels = list(refs) if refs else sorted(ref_paths)
     references: dict[str, tuple[str, ...]] = {}
-    count: int | None = None
-
-    def checked(path: Path) -> tuple[str, ...]:
-        nonlocal count
-        lines = tuple(iter_lines(path))
-        if count is None:
-            count = len(lines)
-        elif len(lines) != count:
-            raise _length_error(lines, count, path)
-        return lines
-
     for label in labels:
         if label not in ref_paths:
             raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
-        references[label] = checked(ref_paths[label])
+        references[label] = tuple(iter_lines(ref_paths[label]))
+        _check_reference_sets(references, ref_paths)
     human = load_human_scores(root, pair)
     outputs = system_files(root, pair)
     unscored = [name for name in outputs if name not in human]
@@ -407,6 +436,17 @@ def load_wmt(
 def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchError:
     """The error of a file of the pair (`path`: its `lines`) whose length is not the first reference's `count`."""
     return MismatchError(f"{counted(len(lines), 'line')}, expected {count}", source=str(path))
+
+
+def _check_reference_sets(references: dict[str, tuple[str, ...]], paths: dict[str, Path]) -> None:
+    """MismatchError naming the reference set read last of `references` (label -> lines, in the
+    order read) and the first, when their lengths differ: it said ``2 lines, expected 3``, not
+    which reference expected 3 (``--refs A,B``)."""
+    (first, lines), (label, last) = next(iter(references.items())), list(references.items())[-1]
+    if len(last) != len(lines):
+        raise MismatchError(f"{counted(len(last), 'line')}, but reference {first} ({paths[first]}) has "
+                            f"{len(lines)}: the reference sets are not of one test set, or one is cut short",
+                            source=str(paths[label]))
 
 
 def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:

@@ -33,6 +33,7 @@ from .given_scores import (
     GivenScores,
     GivenSystemScores,
     check_references,
+    check_scored,
     given_digests,
 )
 from .significance import (
@@ -413,6 +414,7 @@ def metric_statistics(
 
     if not isinstance(data, WMTPair):
         raise ConfigurationError("meta-evaluation needs a WMTPair (corpora.wmt.load_wmt)")
+    check_scored(metrics, data)  # a system a scores file lacks: before any is computed
     streams = data.reference_streams(refs)
     by_key: dict[str, dict[str, np.ndarray]] = {}
     for metric in metrics:

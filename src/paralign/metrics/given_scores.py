@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import ConfigurationError, MismatchError, counted
 
 if TYPE_CHECKING:  # pragma: no cover
+    from ..corpora.wmt import WMTPair
     from ..corpora.wmt_reference import NamedReference
 
 
@@ -76,13 +77,57 @@ class GivenScores:
         return stats[..., 0]
 
 
-def _no_scores(system: str, scores: Mapping[str, object], source: str) -> MismatchError:
+def _no_scores(system: str, scores: Mapping[str, object], source: str, hint: str = "") -> MismatchError:
     """The error of a correlated system a scores file has no score for: a name spelt otherwise
-    (WMT21's COMET "Nemo" is the output "NVIDIA-NeMo"), naming the file and the systems it scores."""
+    (WMT21's COMET "Nemo" is the output "NVIDIA-NeMo"), naming the file and the systems it scores,
+    then `hint` (:func:`_sys_id_hint`)."""
     names = sorted(scores)
     shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
-    return MismatchError(f"no scores for system {system!r} (the file scores {counted(len(names), 'system')}: {shown})",
-                         source=source)
+    return MismatchError(f"no scores for system {system!r} (the file scores {counted(len(names), 'system')}: "
+                         f"{shown}){hint}", source=source)
+
+
+def check_scored(metrics: Sequence, data: WMTPair) -> None:
+    """MismatchError naming the file of the first metric of `metrics` whose scores a file gives
+    that has no score for one of the systems of `data` (each correlated system must have one),
+    before any metric is computed (:func:`.correlation.metric_statistics` checks it, and
+    ``meta-eval`` before its scorer loads); when the file names systems by the human scores'
+    SYS_ID, it says so (:func:`_sys_id_hint`): ``Nemo.7`` for ``NVIDIA-NeMo`` was "no scores for
+    system 'NVIDIA-NeMo' (the file scores ...)", no word of the two names of one system. The rows
+    are not renamed by the SYS_IDs: a file's name is matched as written, as the output files' are."""
+    from ..corpora.wmt import human_scores_name
+
+    sys_ids = {score.sys_id: name for name, score in data.human.items()}
+    for metric in metrics:
+        if not isinstance(metric, GivenScores | GivenSystemScores):
+            continue
+        system = next((name for name in data.systems if name not in metric.scores), None)
+        if system is not None:
+            raise _no_scores(system, metric.scores, metric.source,
+                             _sys_id_hint(system, metric.scores, sys_ids, human_scores_name(data.pair)))
+
+
+def _sys_id_hint(system: str, scores: Mapping[str, object], sys_ids: Mapping[str, str], ids_file: str) -> str:
+    """What to say after "no scores for system `system`", when one of the names of the scores file
+    (`scores`) is its SYS_ID: the names that are SYS_IDs of the human scores (`sys_ids`: SYS_ID ->
+    NAME, in `ids_file`), where the outputs are named by NAME, or SYS_IDs without their ``.N``
+    (WMT21's COMET files: ``Nemo``, SYS_ID ``Nemo.7``, NAME ``NVIDIA-NeMo``; one such stem of two
+    SYS_IDs is none); "" when none is `system`'s. A name that is some system's NAME is none."""
+    cut_ids = [sys_id for sys_id in sys_ids if "." in sys_id]
+    stems = {sys_id.rpartition(".")[0]: sys_id for sys_id in cut_ids}
+    stems = {stem: sys_id for stem, sys_id in stems.items()
+             if sum(other.rpartition(".")[0] == stem for other in cut_ids) == 1}
+    found = [(name, name if name in sys_ids else stems[name]) for name in sorted(scores)
+             if name not in sys_ids.values() and (name in sys_ids or name in stems)]
+    if not any(sys_ids[sys_id] == system for _, sys_id in found):
+        return ""
+    shown = ", ".join(f"{name!r} is {sys_ids[sys_id]!r}" + ("" if name == sys_id else f" (SYS_ID {sys_id!r})")
+                      for name, sys_id in found[:3]) + (", ..." if len(found) > 3 else "")
+    cut = " (or one without its '.N')" if any(name != sys_id for name, sys_id in found) else ""
+    one = len(found) == 1
+    return (f"; {counted(len(found), 'name')} of the file {'is the SYS_ID' if one else 'are SYS_IDs'}{cut} of "
+            f"{'a system' if one else 'systems'} in {ids_file} (its 5th field), where the outputs are named by NAME "
+            f"(its last): {shown}; name the file's rows by NAME")
 
 
 #: Why a metric of given system scores has no interval and no paired test.
