@@ -246,6 +246,21 @@ def test_a_drawing_of_stdin_is_titled_as_every_result_names_stdin(group_file, tm
     assert from_stdin.read_text() == from_file.read_text().replace("group.txt", "&lt;stdin&gt;")
 
 
+@pytest.mark.parametrize("action", ["paths", "draw", "distance"])
+def test_the_empty_json_of_build_on_no_sentences_is_named_empty_when_read_back(tmp_path, capsys, action):
+    """`lattice build --format json` of an empty file writes nothing, exit 0 (docs/CLI.md); that
+    file given to `--lattice` was "invalid JSON (column 1): Expecting value". It is the file, empty."""
+    empty, built = tmp_path / "none.txt", tmp_path / "none.json"
+    empty.write_text("", encoding="utf-8")
+    assert main(["lattice", "build", "--format", "json", str(empty), "-o", str(built)]) == 0
+    assert built.read_bytes() == b""
+    capsys.readouterr()
+    extra = ["--sentence", "a b"] if action == "distance" else []
+    assert main(["lattice", action, "--lattice", str(built), *extra]) == 1
+    err = capsys.readouterr().err
+    assert f"{built}: empty: no lattice" in err and "invalid JSON" not in err, err
+
+
 def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
     path, _ = msa_json
     assert main(["lattice", "draw", "--lattice", str(path), "-o", str(tmp_path / "l.txt")]) == 2

@@ -463,11 +463,16 @@ class Lattice:
     def from_json(cls, text: str, source: str | None = None) -> Lattice:
         """The lattice of a JSON text (what `lattice build --format json` writes; a leading BOM is
         no error); FormatError naming `source` and the line of the bad JSON or field (a string
-        escape that is half a surrogate pair is no character: :func:`.errors.lone_surrogate`)."""
+        escape that is half a surrogate pair is no character: :func:`.errors.lone_surrogate`), or
+        saying it is empty: what `lattice build --format json` writes for no sentences, which was
+        "invalid JSON (column 1): Expecting value"."""
         if not isinstance(text, str):  # None was "'NoneType' object has no attribute 'lstrip'"
             raise InputTypeError(f"Lattice.from_json takes the JSON text (a str), not {type(text).__name__} "
                                  f"{shown_value(text)}: Lattice.from_dict takes its parsed record")
         text = strip_bom(text)
+        if not text.strip(" \t\n\r"):  # JSON's white space alone
+            raise FormatError("empty: no lattice (lattice build --format json writes nothing for no sentences)",
+                              source=source)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
