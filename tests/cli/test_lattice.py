@@ -509,14 +509,16 @@ def test_a_bad_pair_of_json_groups_is_skipped_and_the_others_measured(tmp_path, 
 
 @pytest.mark.parametrize("name", ["t.parquet", "t.PQ"])
 def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
-    """`lattice paraphrases -o X.parquet` wrote TSV text under a Parquet name, which
-    `paralign paraphrases --table X.parquet` then refused as 'not a Parquet table'. It is a usage
-    error before any lattice is built, and nothing is written."""
+    """`lattice paraphrases -o FILE.parquet` wrote TSV text under a Parquet name, which
+    `paralign paraphrases --table FILE.parquet` then refused as 'not a Parquet table'. It is a usage
+    error before any lattice is built, and nothing is written. The names it asks for are written
+    as --help writes a file (FILE.tsv; it said X.tsv, X being a number's placeholder)."""
     groups = tmp_path / "groups.tsv"
     groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
     out = tmp_path / name
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 2
-    assert "writes TSV" in capsys.readouterr().err
+    assert f"writes TSV (phrase TAB paraphrase TAB score) or JSON, not Parquet: give -o FILE.tsv or FILE.tsv.gz instead of {out}" \
+        in capsys.readouterr().err
     assert not out.exists()
 
 
