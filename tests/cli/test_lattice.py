@@ -271,7 +271,9 @@ def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
 
 def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, capsys):
     """`lattice draw -o chain.svg` of a 2,000-state chain wrote a picture 247,205 px wide. It is
-    a usage error now (exit 2, no file), naming the size and the DOT output, which still works."""
+    a usage error now (exit 2, no file), naming the size and the DOT output, which still works:
+    per docs/CLI.md's exit status, the input is no wrong data (its DOT is written, exit 0), the
+    command line asks for an output that cannot hold it, and another -o is the remedy."""
     chain = tmp_path / "chain.json"
     chain.write_text(json.dumps({"states": 2000, "start": 0, "end": 1999,
                                  "edges": [[k, "word", k + 1] for k in range(1999)]}), encoding="utf-8")
