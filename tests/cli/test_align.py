@@ -598,7 +598,7 @@ def test_a_bad_similarity_source_is_one_error_before_the_batch(tmp_path: Path, c
     assert captured.out == ""
     assert captured.err.splitlines() == [
         "paralign align: error: word-similarity source 'nosuch': use ppdb, wordnet, none or a table file "
-        "(X.parquet, X.tsv or X.tsv.gz) (nosuch: no such file)"]
+        "(FILE.parquet, FILE.tsv or FILE.tsv.gz) (nosuch: no such file)"]
     table = tmp_path / "tnan.tsv"
     table.write_text("cat\tfeline\t0.5\nman\tperson\tnan\n", encoding="utf-8")
     assert main(["align", str(pairs), "--similarity", str(table)]) == 1  # its contents: a data error
@@ -621,7 +621,7 @@ def test_similarity_help_and_errors_name_the_parquet_tables_it_reads(tmp_path: P
     assert main(["align", str(pairs), "--similarity", str(missing)]) == 2
     assert capsys.readouterr().err.splitlines() == [
         f"paralign align: error: word-similarity source '{missing}': use ppdb, wordnet, none or a "
-        f"table file (X.parquet, X.tsv or X.tsv.gz) ({missing}: no such file)"]
+        f"table file (FILE.parquet, FILE.tsv or FILE.tsv.gz) ({missing}: no such file)"]
 
 
 def test_a_parquet_table_given_to_similarity_relates_its_words(tmp_path: Path, capsys) -> None:

@@ -246,6 +246,21 @@ def test_a_drawing_of_stdin_is_titled_as_every_result_names_stdin(group_file, tm
     assert from_stdin.read_text() == from_file.read_text().replace("group.txt", "&lt;stdin&gt;")
 
 
+@pytest.mark.parametrize("action", ["paths", "draw", "distance"])
+def test_the_empty_json_of_build_on_no_sentences_is_named_empty_when_read_back(tmp_path, capsys, action):
+    """`lattice build --format json` of an empty file writes nothing, exit 0 (docs/CLI.md); that
+    file given to `--lattice` was "invalid JSON (column 1): Expecting value". It is the file, empty."""
+    empty, built = tmp_path / "none.txt", tmp_path / "none.json"
+    empty.write_text("", encoding="utf-8")
+    assert main(["lattice", "build", "--format", "json", str(empty), "-o", str(built)]) == 0
+    assert built.read_bytes() == b""
+    capsys.readouterr()
+    extra = ["--sentence", "a b"] if action == "distance" else []
+    assert main(["lattice", action, "--lattice", str(built), *extra]) == 1
+    err = capsys.readouterr().err
+    assert f"{built}: empty: no lattice" in err and "invalid JSON" not in err, err
+
+
 def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
     path, _ = msa_json
     assert main(["lattice", "draw", "--lattice", str(path), "-o", str(tmp_path / "l.txt")]) == 2
@@ -256,7 +271,9 @@ def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
 
 def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, capsys):
     """`lattice draw -o chain.svg` of a 2,000-state chain wrote a picture 247,205 px wide. It is
-    a usage error now (exit 2, no file), naming the size and the DOT output, which still works."""
+    a usage error now (exit 2, no file), naming the size and the DOT output, which still works:
+    per docs/CLI.md's exit status, the input is no wrong data (its DOT is written, exit 0), the
+    command line asks for an output that cannot hold it, and another -o is the remedy."""
     chain = tmp_path / "chain.json"
     chain.write_text(json.dumps({"states": 2000, "start": 0, "end": 1999,
                                  "edges": [[k, "word", k + 1] for k in range(1999)]}), encoding="utf-8")
@@ -494,14 +511,16 @@ def test_a_bad_pair_of_json_groups_is_skipped_and_the_others_measured(tmp_path, 
 
 @pytest.mark.parametrize("name", ["t.parquet", "t.PQ"])
 def test_paraphrases_refuse_a_parquet_name(tmp_path, group_file, capsys, name):
-    """`lattice paraphrases -o X.parquet` wrote TSV text under a Parquet name, which
-    `paralign paraphrases --table X.parquet` then refused as 'not a Parquet table'. It is a usage
-    error before any lattice is built, and nothing is written."""
+    """`lattice paraphrases -o FILE.parquet` wrote TSV text under a Parquet name, which
+    `paralign paraphrases --table FILE.parquet` then refused as 'not a Parquet table'. It is a usage
+    error before any lattice is built, and nothing is written. The names it asks for are written
+    as --help writes a file (FILE.tsv; it said X.tsv, X being a number's placeholder)."""
     groups = tmp_path / "groups.tsv"
     groups.write_text("\t".join(GROUP) + "\n", encoding="utf-8")
     out = tmp_path / name
     assert main(["lattice", "paraphrases", "--groups", str(groups), "--tokenized", "-o", str(out)]) == 2
-    assert "writes TSV" in capsys.readouterr().err
+    assert f"writes TSV (phrase TAB paraphrase TAB score) or JSON, not Parquet: give -o FILE.tsv or FILE.tsv.gz instead of {out}" \
+        in capsys.readouterr().err
     assert not out.exists()
 
 

@@ -137,7 +137,6 @@ def test_path_count_matches_enumeration(group, max_gaps):
     lattice = syntax_lattice(group, max_gaps=max_gaps)
     paths = list(lattice.paths())
     assert lattice.path_count() == len(paths)
-    assert lattice.string_count() == len(set(paths))
 
 
 @FAST
@@ -358,7 +357,6 @@ def test_round_trip_and_export():
     assert dot.startswith('digraph "lattice"') and '\\"' in dot
     fst = lattice.to_openfst().splitlines()
     assert fst[-1] == str(lattice.end) and len(fst) == lattice.n_edges + 1
-    assert lattice.openfst_symbols().startswith("<eps>\t0\n")
 
 
 # --- baseline, LM, evaluation ----------------------------------------------------------------

@@ -103,6 +103,16 @@ def test_bad_json_names_its_line() -> None:
         Lattice.from_json('{"states": 1,\n "edges": []\n,}', "x.json")
 
 
+@pytest.mark.parametrize("text", ["", "\n\n", "\ufeff", " \r\n\t"])
+def test_an_empty_text_is_named_empty(text: str) -> None:
+    """`lattice build --format json` writes nothing for no sentences; read back, that was
+    "x.json:1: invalid JSON (column 1): Expecting value" (line 3 for two blank lines). It says the
+    file is empty, as other readers do, naming no line."""
+    with pytest.raises(FormatError, match=r"^x\.json: empty: no lattice \(lattice build --format json writes "
+                                          r"nothing for no sentences\)$"):
+        Lattice.from_json(text, "x.json")
+
+
 def test_half_a_surrogate_pair_is_named_at_its_line() -> None:
     r"""A word ``"\ud800"`` (half a surrogate pair: no character) was read into the lattice, and
     `lattice draw` and `paths -k` ended in a UnicodeEncodeError traceback writing it; it is a

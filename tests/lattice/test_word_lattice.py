@@ -197,18 +197,6 @@ def test_sample_is_uniform_over_paths_not_over_edges() -> None:
     assert abs(by_edges[("b",)] - n / 2) < 5 * (n * 0.25) ** 0.5  # what the test above tells apart
 
 
-def test_string_count_is_exact_only_up_to_limit_paths() -> None:
-    """string_count said "at most `limit`" and no more: 16 paths spelling 8 strings (each 'x'
-    reached directly or through an epsilon) gave 4 for limit=8, below the limit, read as exact.
-    Its docstring now says when it is exact (at most `limit` paths) and a lower bound else."""
-    edges = ((0, "a", 1), (0, "b", 1), (1, "c", 2), (1, "d", 2), (2, "e", 3), (2, "f", 3), (3, "x", 5),
-             (3, None, 4), (4, "x", 5))
-    lattice = Lattice(6, edges)
-    assert lattice.path_count() == 16 and len(set(lattice.paths())) == 8
-    assert lattice.string_count(16) == lattice.string_count() == 8  # limit >= path_count: exact
-    assert lattice.string_count(8) <= 8
-
-
 def test_a_repeated_edge_is_not_a_lattice(tmp_path, capsys) -> None:
     """A lattice JSON holding one edge twice (edited by hand: `lattice build` keeps a repeated
     edge once) was taken as two edges: 'lattice paths' said 'paths: 2' for the one sentence

@@ -423,7 +423,7 @@ def run_paraphrases(args: argparse.Namespace) -> int:
     check_lattice_options(args)
     if is_parquet(args.output):  # before the (slow) lattices: TSV under a Parquet name cannot be read back
         raise ConfigurationError(f"lattice paraphrases writes TSV (phrase TAB paraphrase TAB score) or JSON, "
-                                 f"not Parquet: give -o X.tsv or X.tsv.gz instead of {args.output}")
+                                 f"not Parquet: give -o FILE.tsv or FILE.tsv.gz instead of {args.output}")
     total, groups, lines, _ = groups_of(args)
     largest = max((len(sentences) for _, sentences in groups), default=0)  # a lattice needs 2 for a paraphrase
     with cluster_runner(args):

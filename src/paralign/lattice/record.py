@@ -1,6 +1,6 @@
 """The JSON record of a lattice (what `lattice build --format json` writes), checked field by field.
 
-A lattice file is read by `lattice paths`, `draw`, `distance` and `build` (`--lattice F`). Its
+A lattice file is read by `lattice paths`, `draw`, `distance` and `build` (`--lattice FILE`). Its
 record is checked here before a :class:`.word_lattice.Lattice` is made from it, so a bad file is
 one FormatError naming the file, the line of the bad field (when the text is at hand) and what is
 wrong, and nothing is allocated for it first: a ``"states"`` of 10**20 made a list per state and

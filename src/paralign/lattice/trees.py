@@ -105,11 +105,6 @@ class Tree:
             yield node
             stack.extend(reversed(node.children))
 
-    def to_string(self) -> str:
-        """Bracketed (Penn) notation, e.g. ``(ROOT (S (NP (NOUN people)) (VP (VERB died))))``."""
-        return self._written(lambda node: f"({node.label} {node.word})" if node.word is not None
-                             else (f"({node.label} ", " ", ")"))
-
     def _written(self, parts: Callable[[Tree], str | tuple[str, str, str]]) -> str:
         """Text written node by node from an explicit stack (a tree thousands of levels deep does
         not recurse): `parts(node)` is a node's whole text, or its (opening, separator between

@@ -264,13 +264,6 @@ class Lattice:
         """log10 of the number of paths (the paper's measure of lattice size)."""
         return math.log10(self.path_count())
 
-    def string_count(self, limit: int = 100_000) -> int:
-        """Number of distinct word strings among the first `limit` paths (enumerated depth first):
-        exact when the lattice has at most `limit` paths (:meth:`path_count`), else only a lower
-        bound, which can be below `limit` when two paths spell one string (through an epsilon:
-        16 paths spelling 8 strings gave 4 for ``limit=8``)."""
-        return len(set(itertools.islice(self.paths(), limit)))
-
     # -- generation ----------------------------------------------------------------------------
     def check_list_size(self, n: int, per_state: int = 0) -> None:
         """MemoryError when a list of `n` of its paths is more than this machine's memory (or any
@@ -463,11 +456,16 @@ class Lattice:
     def from_json(cls, text: str, source: str | None = None) -> Lattice:
         """The lattice of a JSON text (what `lattice build --format json` writes; a leading BOM is
         no error); FormatError naming `source` and the line of the bad JSON or field (a string
-        escape that is half a surrogate pair is no character: :func:`.errors.lone_surrogate`)."""
+        escape that is half a surrogate pair is no character: :func:`.errors.lone_surrogate`), or
+        saying it is empty: what `lattice build --format json` writes for no sentences, which was
+        "invalid JSON (column 1): Expecting value"."""
         if not isinstance(text, str):  # None was "'NoneType' object has no attribute 'lstrip'"
             raise InputTypeError(f"Lattice.from_json takes the JSON text (a str), not {type(text).__name__} "
                                  f"{shown_value(text)}: Lattice.from_dict takes its parsed record")
         text = strip_bom(text)
+        if not text.strip(" \t\n\r"):  # JSON's white space alone
+            raise FormatError("empty: no lattice (lattice build --format json writes nothing for no sentences)",
+                              source=source)
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
@@ -505,11 +503,6 @@ class Lattice:
             lines.append(f"{s}\t{d}\t{label}")
         lines.append(str(self.end))
         return "\n".join(lines) + "\n"
-
-    def openfst_symbols(self) -> str:
-        """The symbol table for :meth:`to_openfst` (<eps> = 0)."""
-        words = sorted({openfst_symbol(w) for _, w, _ in self.edges if w is not None})
-        return "".join(f"{w}\t{k}\n" for k, w in enumerate([EPSILON, *words]))
 
 
 def dot_string(text: str) -> str:

@@ -589,7 +589,7 @@ def test_bad_items_are_named_before_anything_is_aligned() -> None:
 def test_an_unknown_similarity_source_fails_when_the_aligner_is_made(tmp_path) -> None:
     """API audit U3: Aligner('nosuch') was made, and failed at its first alignment."""
     with pytest.raises(ConfigurationError, match=r"word-similarity source 'nosuch': use ppdb, wordnet, none or a "
-                                                 r"table file \(X.parquet, X.tsv or X.tsv.gz\) \(nosuch: no such file\)"):
+                                                 r"table file \(FILE.parquet, FILE.tsv or FILE.tsv.gz\) \(nosuch: no such file\)"):
         Aligner("nosuch")
     with pytest.raises(ConfigurationError, match=r"source 'ppdb\+nosuch'.*\(nosuch: no such file\)"):
         Aligner("ppdb+nosuch")

@@ -260,7 +260,7 @@ def _table_similarity(spec: str) -> RelatedWords:
 SIMILARITY_NAMES = ("ppdb", "wordnet", "none", "spelling")
 #: What a word-similarity source can be, as its errors say it: a table file is read as Parquet or
 #: TSV (:func:`paralign.paraphrases.load_table`; a TSV path was all they named).
-SOURCES_HINT = "ppdb, wordnet, none or a table file (X.parquet, X.tsv or X.tsv.gz)"
+SOURCES_HINT = "ppdb, wordnet, none or a table file (FILE.parquet, FILE.tsv or FILE.tsv.gz)"
 
 
 def check_similarity_spec(spec: object) -> None:
