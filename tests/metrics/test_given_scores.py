@@ -122,3 +122,14 @@ def test_mt_metrics_eval_document_and_domain_scores_are_refused_by_their_level(t
     path = tmp_path / name
     with pytest.raises(ConfigurationError, match="^" + re.escape(f"{path}: mt-metrics-eval's {level}-level scores")):
         given_scores(str(path), "m", lines=["A 0.5", "A 0.75", "B 0.25", "B 1"])
+
+
+@pytest.mark.parametrize("char", ["\n", "\r", "\u2028"])
+def test_a_metric_name_holding_a_line_break_is_refused_naming_it(tmp_path, char):
+    """A given metric's name (``--scores NAME=FILE``, else the file's stem) is written into the
+    meta-evaluation's signature (``scores:NAME#HASH``): a line break in it read back, but text
+    output printed the ``signature:`` line in two. Refused as ``|`` is, naming the character."""
+    name = f"my{char}metric"
+    with pytest.raises(ConfigurationError, match="^" + re.escape(
+            f"{tmp_path / 'm.tsv'}: the name {name!r} holds {char!r}, a line break, which would split the signature's line")):
+        given_scores(str(tmp_path / "m.tsv"), name, lines=["A 0.5", "B 0.25"])
