@@ -109,12 +109,16 @@ SOURCE_PART = "res:NAME+..., sim:NAME+..., table:NAME"
 def source_name(source: object, what: str = "source") -> str:
     """The name a signature gives `source`, a paraphrase source of the caller's own (not a table,
     whose name is its file's: :func:`paralign.signature.file_name_part`): its ``name``, else its
-    class's; a ConfigurationError naming `what`'s name when it holds ``|``
+    class's; a ConfigurationError naming `what`'s name when it holds ``|`` or a line break
     (:func:`paralign.signature.name_part`): a source named ``mine|2`` was signed ``res:mine|2|...``,
-    read back as ``res:mine`` and a keyless ``2``."""
+    read back as ``res:mine`` and a keyless ``2``; or when it is empty: ParaEval signed a source
+    named ``""`` ``res:none``, as a scorer with no source."""
     name = getattr(source, "name", type(source).__name__)
     if isinstance(source, ParaphraseTable) or not isinstance(name, str):
         return str(name)
+    if not name:
+        raise ConfigurationError(f"{what}'s name is empty: a signature would name no source "
+                                 f"({SOURCE_PART}; res:none is a scorer's with none): name it")
     return name_part(name, SOURCE_PART, what=f"{what}'s name")
 
 

@@ -53,3 +53,30 @@ def test_a_table_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
     signed = source_signature(load_table(odd))
     assert signed.startswith("t:1.tsv#")
     assert signature_parts(f"res:{signed}|maxlen:4") == {"res": signed, "maxlen": "4"}
+
+
+def test_a_source_of_the_callers_own_named_empty_is_refused() -> None:
+    """A source named ``""`` made ParaEval sign ``res:none``, the signature of a scorer with no
+    source, though it scored with one. Now a ConfigurationError where the scorer takes it and
+    where a signature writes it (and an aligner's word similarity, which names it alike)."""
+    from paralign.aligners.signature import _related_ids
+    from paralign.metrics.paraeval import scorer
+
+    with pytest.raises(ConfigurationError, match=r"^sources: item 1's name is empty: a signature would name no source"):
+        scorer("default", sources=[_Named("")])
+    with pytest.raises(ConfigurationError, match=r"^the paraphrase source's name is empty"):
+        source_signature(_Named(""))
+    with pytest.raises(ConfigurationError, match=r"^the word-similarity source's name is empty"):
+        _related_ids(_Related(""))
+    assert signature_parts(scorer("default", sources=[]).signature(1))["res"] == "none"
+    assert signature_parts(scorer("default", sources=[_Named(" ")]).signature(1))["res"] == " "
+
+
+class _Related:
+    """A related-word source of the caller's own, for an aligner's word similarity."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def related(self, a: str, b: str) -> bool:
+        return False
