@@ -29,6 +29,9 @@ from .tables import best_first, check_threshold, check_top_k, is_parquet_file, i
 from .textio import float_field
 from .workers import Progress
 
+#: How a signature names the built-in PPDB (ParaEval's ``res``, an aligner's ``sim``).
+PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
+
 
 def ppdb_table() -> ParaphraseTable:
     """The PPDB 1.0 XXXL lexical pairs (Sultan et al.'s list) as a symmetric, unscored table:

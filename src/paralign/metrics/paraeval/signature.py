@@ -26,10 +26,9 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from ...paraphrases import PPDB_VERSION as PPDB_VERSION
 from ...paraphrases import ParaphraseTable, WordNetSynonyms, source_name
 from ...signature import file_name_part, short_hash
-
-PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
 
 #: How a table file is named in a signature (:func:`source_signature`; a name holding ``|``
 #: refused: :func:`paralign.signature.file_name_part`).
