@@ -74,9 +74,10 @@ def test_a_file_name_holding_a_bar_is_refused_naming_the_file_and_the_option(tmp
 
 
 # Names as users give them: any text, with the characters a signature reads (| : + #) and line
-# breaks (LINE_BREAKS: \n, \r, NEL, U+2028, ...) often among them.
-_NAMES = st.text(st.one_of(st.sampled_from("ab|:+#=~ \n"), st.sampled_from(LINE_BREAKS),
-                           st.characters(exclude_categories=("Cs",))), min_size=1, max_size=10)
+# breaks (LINE_BREAKS: \n, \r, NEL, U+2028, ...) often among them, and the built-in sources' names.
+_NAMES = st.one_of(st.text(st.one_of(st.sampled_from("ab|:+#=~ \n"), st.sampled_from(LINE_BREAKS),
+                                     st.characters(exclude_categories=("Cs",))), min_size=1, max_size=10),
+                   st.sampled_from(["ppdb", "wordnet", "none", "spelling", "wordnet-3.0", "ppdb-1.0-xxxl-lexical"]))
 
 
 def _reads_back(signature: str, key: str, value: str) -> None:
@@ -98,11 +99,19 @@ def _refused_for(name: str, marks: str = "") -> str | None:
         (mark for mark in marks if mark in name), None)
 
 
-def _signed_or_refused(sign: Callable[[], str], name: str, key: str, marks: str = "") -> None:
+def _signed_or_refused(sign: Callable[[], str], name: str, key: str, marks: str = "", *,
+                       source: bool = False) -> None:
     """`sign()` writes `name` as the part `key` reads back, or (a name holding ``|``, a line break
     or one of the part's own `marks`, and only then) refuses it with a ConfigurationError naming
-    the character."""
+    the character; a `source`'s (one of the caller's own) also when it is a built-in's name
+    (``ppdb``, ``none``, ...: paraphrases.is_built_in_name), which signed as the built-in."""
+    from paralign.paraphrases import is_built_in_name
+
     held = _refused_for(name, marks)
+    if held is None and source and is_built_in_name(name):
+        with pytest.raises(ConfigurationError, match="is a built-in source's name"):
+            sign()
+        return
     if held is None:
         _reads_back(sign(), key, name)
         return
@@ -140,7 +149,7 @@ def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> No
 
     function.__qualname__ = name
     _signed_or_refused(lambda: similarity_signature(Named(name), get_aligner("exact")), name, "signal")
-    _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res")
+    _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res", source=True)
     _signed_or_refused(lambda: alignment_signature(function), name, "aligner")
     _signed_or_refused(lambda: meta_signature(_wmt_pair(name), [name], "system", 10, 1), name, "refs", "+")
     _signed_or_refused(lambda: meta_signature(_wmt_pair("A", name), ["A"], "system", 10, 1), name, "pair")

@@ -115,14 +115,35 @@ def source_name(source: object, what: str = "source") -> str:
     class's; a ConfigurationError naming `what`'s name when it holds ``|`` or a line break
     (:func:`paralign.signature.name_part`): a source named ``mine|2`` was signed ``res:mine|2|...``,
     read back as ``res:mine`` and a keyless ``2``; or when it is empty: ParaEval signed a source
-    named ``""`` ``res:none``, as a scorer with no source."""
+    named ``""`` ``res:none``, as a scorer with no source; or a built-in's (:func:`is_built_in_name`).
+    The built-ins (WordNet, an aligner's ``ppdb``) are known by their types, not by this."""
     name = getattr(source, "name", type(source).__name__)
-    if isinstance(source, ParaphraseTable) or not isinstance(name, str):
+    if isinstance(source, ParaphraseTable | WordNetSynonyms) or not isinstance(name, str):
         return str(name)
     if not name:
         raise ConfigurationError(f"{what}'s name is empty: a signature would name no source "
                                  f"({SOURCE_PART}; res:none is a scorer's with none): name it")
+    if is_built_in_name(name):
+        raise ConfigurationError(f"{what}'s name: {name!r} is a built-in source's name, or how a signature "
+                                 f"names one ({', '.join(BUILT_IN_NAMES)}, {PPDB_VERSION}, wordnet-VERSION): "
+                                 "the signature would be the built-in's: name it another way")
     return name_part(name, SOURCE_PART, what=f"{what}'s name")
+
+
+#: What the built-in sources are called (``ppdb``, ``wordnet``; ``none`` and ``spelling``, an
+#: aligner's word similarity's): a source of the caller's own is not (:func:`is_built_in_name`).
+BUILT_IN_NAMES = ("ppdb", "wordnet", "none", "spelling")
+
+
+def is_built_in_name(name: str) -> bool:
+    """Whether `name` is what a built-in source is called (:data:`BUILT_IN_NAMES`) or how a
+    signature names one (:data:`PPDB_VERSION`, ``wordnet-3.0``: ``wordnet-`` and a digit, any
+    WordNet's version): a source of the caller's own so named signed as the built-in. An
+    aligner's custom related-word source named ``ppdb`` was signed ``sim:ppdb-1.0-xxxl-lexical``
+    with PPDB's version, and ParaEval's custom source named ``none`` ``res:none``: two scorers, one
+    signature. Refused (:func:`source_name`), not signed another way, so every built-in's and
+    every other source's signature stays as it was."""
+    return name in BUILT_IN_NAMES or name == PPDB_VERSION or (name.startswith("wordnet-") and name[8:9].isdigit())
 
 
 def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:

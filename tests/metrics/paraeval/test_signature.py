@@ -80,3 +80,20 @@ class _Related:
 
     def related(self, a: str, b: str) -> bool:
         return False
+
+
+@pytest.mark.parametrize("name", ["ppdb", "wordnet", "none", "spelling", "ppdb-1.0-xxxl-lexical", "wordnet-3.1"])
+def test_a_source_of_the_callers_own_named_as_a_built_in_is_refused(name: str) -> None:
+    """A source of the caller's own named ``none`` was signed ``res:none``, a scorer's with no source;
+    ``ppdb-1.0-xxxl-lexical`` or ``wordnet-3.0`` as the built-in (and ``ppdb``, ``wordnet`` as the
+    built-in in an aligner's ``sim``, which names the same source). Now a ConfigurationError where
+    the scorer takes it; WordNet (known by its type) and other names sign as before."""
+    from paralign.metrics.paraeval import scorer
+    from paralign.metrics.paraeval.signature import wordnet_version
+    from paralign.paraphrases import WordNetSynonyms
+
+    with pytest.raises(ConfigurationError, match="^" + re.escape(
+            f"sources: item 1's name: {name!r} is a built-in source's name, or how a signature names one")):
+        scorer("default", sources=[_Named(name)])
+    assert source_signature(WordNetSynonyms()) == wordnet_version()
+    assert source_signature(_Named(f"my-{name}")) == f"my-{name}"
