@@ -110,6 +110,9 @@ class ParaphraseTable:
         self.threshold: float | None = None
         #: the tokenizer whose phrases :meth:`retokenized` re-split into these (None: not a copy)
         self.retokenized_from: str | None = None
+        #: the built-in source this table is (``"ppdb"``: :func:`paralign.paraphrases.ppdb_table`'s,
+        #: which a signature names by its version), None for every other: not told by its name
+        self.built_in: str | None = None
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
         self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized

@@ -44,6 +44,7 @@ def ppdb_table() -> ParaphraseTable:
     path = ppdb_path()
     rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="4")  # 4: keys as shown
     table = ParaphraseTable("ppdb-lexical")
+    table.built_in = "ppdb"  # signed by PPDB's version, as no other table named so is
     table._table = rows
     table._multiword = (longest, multi)
     return table

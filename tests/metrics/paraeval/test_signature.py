@@ -97,3 +97,20 @@ def test_a_source_of_the_callers_own_named_as_a_built_in_is_refused(name: str) -
         scorer("default", sources=[_Named(name)])
     assert source_signature(WordNetSynonyms()) == wordnet_version()
     assert source_signature(_Named(f"my-{name}")) == f"my-{name}"
+
+
+def test_a_table_named_as_ppdbs_is_signed_as_a_table_and_ppdb_by_its_version(tmp_path) -> None:
+    """A table was told for PPDB by its name, ``ppdb-lexical``: a table of the caller's own rows so
+    named (``ParaphraseTable.from_pairs(..., name="ppdb-lexical")``, or a file of that name) was
+    signed ``res:ppdb-1.0-xxxl-lexical``, PPDB's signature, without its rows' hash. Now the PPDB
+    table is told by what it is (``built_in``), and any other table is signed as a table."""
+    from paralign.metrics.paraeval import scorer
+    from paralign.paraphrases import PPDB_VERSION, ParaphraseTable, ppdb_table
+
+    mine = ParaphraseTable.from_pairs([("big", "large", 0.9)], name="ppdb-lexical")
+    assert source_signature(mine) == f"ppdb-lexical#{mine.content_hash()}"
+    named = tmp_path / "ppdb-lexical"
+    named.write_text("big\tlarge\t0.9\n", encoding="utf-8")
+    assert source_signature(load_table(named)).startswith("ppdb-lexical#")
+    assert source_signature(ppdb_table()) == PPDB_VERSION
+    assert signature_parts(scorer("default", sources=[ppdb_table()]).signature(1))["res"] == PPDB_VERSION

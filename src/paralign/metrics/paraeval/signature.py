@@ -1,6 +1,7 @@
 """How a paraphrase source appears in a ParaEval signature: what changes a number is recorded.
 
-A built-in source is named with its version (``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``); a table
+A built-in source is named with its version (``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``), known by
+what it is (:attr:`ParaphraseTable.built_in`, :class:`WordNetSynonyms`), not by its name; a table
 by its file's basename, the score threshold it was read with and a content hash (the first 8
 hex digits of SHA-256 over its sorted pairs and scores), so two tables of the same name never
 pass for one another. A table whose phrases were re-split into the scorer's tokens (one that
@@ -86,7 +87,7 @@ def source_signature(source: Any, shown: str | None = None) -> str:
         return wordnet_version()
     if not isinstance(source, ParaphraseTable):
         return name
-    if name == "ppdb-lexical":
+    if source.built_in == "ppdb":  # ppdb_table()'s; a table of another's rows named ppdb-lexical is a table
         return PPDB_VERSION
     threshold = getattr(source, "threshold", None)
     cut = "" if threshold is None else f":{threshold:g}"
