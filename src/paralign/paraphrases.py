@@ -24,7 +24,7 @@ from .paraphrase_table import Score as Score
 from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
-from .signature import name_part, short_hash
+from .signature import file_name_part, name_part, short_hash
 from .tables import best_first, check_threshold, check_top_k, is_parquet_file, iter_rows
 from .textio import float_field
 from .workers import Progress
@@ -119,7 +119,10 @@ def source_name(source: object, what: str = "source") -> str:
     named ``""`` ``res:none``, as a scorer with no source; or a built-in's (:func:`is_built_in_name`).
     The built-ins (WordNet, an aligner's ``ppdb``) are known by their types, not by this."""
     name = getattr(source, "name", type(source).__name__)
-    if isinstance(source, ParaphraseTable | WordNetSynonyms) or not isinstance(name, str):
+    if isinstance(source, ParaphraseTable):
+        table_name_part(source)  # a table's name as a signature writes it, refused before any work
+        return source.name
+    if isinstance(source, WordNetSynonyms) or not isinstance(name, str):
         return str(name)
     if not name:
         raise ConfigurationError(f"{what}'s name is empty: a signature would name no source "
@@ -129,6 +132,33 @@ def source_name(source: object, what: str = "source") -> str:
                                  f"names one ({', '.join(BUILT_IN_NAMES)}, {PPDB_VERSION}, wordnet-VERSION): "
                                  "the signature would be the built-in's: name it another way")
     return name_part(name, SOURCE_PART, what=f"{what}'s name")
+
+
+#: How a table file is named in a signature (:func:`table_name_part`; a name holding ``|`` or a
+#: line break refused: :func:`paralign.signature.file_name_part`).
+TABLE_PART = "FILE[:THRESHOLD][~TOKENIZER]#HASH"
+#: How a table built in memory (not read from a file: ``ParaphraseTable("mine")``, ``from_pairs``,
+#: a lattice's) is named: by the name its caller gave it (:func:`table_name_part`).
+MEMORY_TABLE_PART = "NAME[:THRESHOLD][~TOKENIZER]#HASH"
+#: What :func:`table_name_part` calls a table's name that is not its file's (one built in memory, or read
+#: with a `name` of its own: ``from_tsv(path, name=...)``) where it refuses it.
+MEMORY_TABLE = "the table's name (given where the table was made, not a file's)"
+
+
+def table_name_part(table: ParaphraseTable, shown: str | None = None) -> str:
+    """`table`'s name as a signature writes it (before its threshold, tokenizer and hash:
+    :func:`paralign.metrics.paraeval.signature.source_signature`): the last component of its name,
+    or of `shown` (what to call its file instead: ``<stdin>``). A name holding ``|`` or a line
+    break is a ConfigurationError: naming the file, to be copied or linked under another name, for
+    a table read from one (:attr:`ParaphraseTable.named_by_file`,
+    :func:`paralign.signature.file_name_part`); for one built in memory, in its own words
+    (:data:`MEMORY_TABLE`: name it another way), as ``ParaphraseTable("a|b")`` was told to copy
+    or link a file it never had."""
+    given = table.name if shown is None else shown
+    written = given.replace("\\", "/").rsplit("/", 1)[-1]
+    if shown is None and not table.named_by_file:
+        return name_part(written, MEMORY_TABLE_PART, what=MEMORY_TABLE)
+    return file_name_part(given, TABLE_PART, name=written)
 
 
 #: What the built-in sources are called (``ppdb``, ``wordnet``; ``none`` and ``spelling``, an
@@ -274,6 +304,7 @@ def load_table(path: str | Path, threshold: float | None = None, *,
         version=f"{TABLE_CACHE_VERSION}:{_reader_digest()}", min_bytes=CACHED_TABLE_BYTES)
     table = ParaphraseTable(name, lowercase=lowercase, tokenizer=tokenizer)
     table._table, table.threshold, table._content_hash = rows, threshold, digest
+    table.named_by_file = True
     return table
 
 

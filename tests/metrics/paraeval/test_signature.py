@@ -114,3 +114,37 @@ def test_a_table_named_as_ppdbs_is_signed_as_a_table_and_ppdb_by_its_version(tmp
     assert source_signature(load_table(named)).startswith("ppdb-lexical#")
     assert source_signature(ppdb_table()) == PPDB_VERSION
     assert signature_parts(scorer("default", sources=[ppdb_table()]).signature(1))["res"] == PPDB_VERSION
+
+
+def test_a_table_built_in_memory_whose_name_holds_a_bar_is_refused_in_its_own_words(tmp_path) -> None:
+    """``ParaphraseTable("a|b")`` (built in memory, no file) was refused with a file's message:
+    ``a|b: the file's name 'a|b' holds '|' ...: copy or link the file under another name``, and
+    only when the signature was written, after every segment was scored. Now its own words (name
+    it another way), where the scorer takes it; a table read from a file (and its copies: the
+    re-split one ParaEval compares with) keeps the file's message, naming the file."""
+    from paralign.metrics.paraeval import scorer
+    from paralign.paraphrases import ParaphraseTable
+
+    memory = ParaphraseTable.from_pairs([("big", "large", 0.9)], name="a|b")
+    words = re.escape("the table's name (given where the table was made, not a file's): 'a|b' holds '|', which "
+                      "separates a signature's parts (the signature names it: NAME[:THRESHOLD][~TOKENIZER]#HASH): "
+                      "name it another way")
+    with pytest.raises(ConfigurationError, match="^" + words + "$"):
+        source_signature(memory)
+    with pytest.raises(ConfigurationError, match="^" + words + "$"):
+        scorer("default", sources=[memory])  # before any segment is scored
+    with pytest.raises(ConfigurationError, match="^" + re.escape("the table's name (given where the table was made, "
+                                                                "not a file's): 'x\\ny' holds '\\n'")):
+        source_signature(ParaphraseTable("x\ny"))
+    bar = tmp_path / "t|x.tsv"
+    bar.write_text("# paralign: {\"tokenizer\": \"regex\"}\nbig\tlarge\t0.9\n", encoding="utf-8")
+    table = load_table(bar)
+    for read in (table, table.retokenized(str, "13a"), table.filtered(0.5)):
+        assert read.named_by_file
+        with pytest.raises(ConfigurationError, match="^" + re.escape("t|x.tsv: the file's name 't|x.tsv' holds '|'")
+                           + ".*copy or link the file under another name$"):
+            source_signature(read)
+    renamed = ParaphraseTable.from_tsv(tmp_path / "t|x.tsv", name="mine|2")
+    with pytest.raises(ConfigurationError, match=re.escape("the table's name (given where the table was made")):
+        source_signature(renamed)
+    assert source_signature(ParaphraseTable.from_tsv(bar, name="mine")).startswith("mine#")

@@ -28,12 +28,9 @@ from collections.abc import Iterable
 from typing import Any
 
 from ...paraphrases import PPDB_VERSION as PPDB_VERSION
-from ...paraphrases import ParaphraseTable, WordNetSynonyms, source_name
-from ...signature import file_name_part, short_hash
-
-#: How a table file is named in a signature (:func:`source_signature`; a name holding ``|``
-#: refused: :func:`paralign.signature.file_name_part`).
-TABLE_PART = "FILE[:THRESHOLD][~TOKENIZER]#HASH"
+from ...paraphrases import TABLE_PART as TABLE_PART
+from ...paraphrases import ParaphraseTable, WordNetSynonyms, source_name, table_name_part
+from ...signature import short_hash
 
 #: The configs' phrase-length bound (words): a signature records every bound up to it as asked.
 DEFAULT_MAX_LENGTH = 4
@@ -81,12 +78,13 @@ def table_hash(table: ParaphraseTable) -> str:
 def source_signature(source: Any, shown: str | None = None) -> str:
     """One source in a signature (see the module docstring); `shown`: what to call a table
     file instead of its own name (``<stdin>`` for a copy of stdin). ConfigurationError naming
-    the table when its file's name holds ``|``, which would end the signature's part there."""
-    name = source_name(source, "the paraphrase source")  # a source of the caller's own: no '|'
+    the table when its file's name holds ``|``, which would end the signature's part there, or
+    a line break; a table built in memory (not :attr:`~ParaphraseTable.named_by_file`) is refused
+    in its own words, naming no file: name it another way."""
     if isinstance(source, WordNetSynonyms):
         return wordnet_version()
-    if not isinstance(source, ParaphraseTable):
-        return name
+    if not isinstance(source, ParaphraseTable):  # a source of the caller's own: a name it can write
+        return source_name(source, "the paraphrase source")
     if source.built_in == "ppdb":  # ppdb_table()'s; a table of another's rows named ppdb-lexical is a table
         return PPDB_VERSION
     threshold = getattr(source, "threshold", None)
@@ -95,9 +93,7 @@ def source_signature(source: Any, shown: str | None = None) -> str:
     form = [part for part in (split, None if source.lowercase else "cased") if part is not None]
     if form:
         cut += f"~{','.join(form)}"
-    shown = name if shown is None else shown
-    base = file_name_part(shown, TABLE_PART, name=shown.replace(chr(92), "/").rsplit("/", 1)[-1])
-    return f"{base}{cut}#{table_hash(source)}"
+    return f"{table_name_part(source, shown)}{cut}#{table_hash(source)}"
 
 
 @functools.cache
