@@ -77,7 +77,8 @@ def test_a_file_name_holding_a_bar_is_refused_naming_the_file_and_the_option(tmp
 # breaks (LINE_BREAKS: \n, \r, NEL, U+2028, ...) often among them, and the built-in sources' names.
 _NAMES = st.one_of(st.text(st.one_of(st.sampled_from("ab|:+#=~ \n"), st.sampled_from(LINE_BREAKS),
                                      st.characters(exclude_categories=("Cs",))), min_size=1, max_size=10),
-                   st.sampled_from(["ppdb", "wordnet", "none", "spelling", "wordnet-3.0", "ppdb-1.0-xxxl-lexical"]))
+                   st.sampled_from(["ppdb", "wordnet", "none", "spelling", "wordnet-3.0", "ppdb-1.0-xxxl-lexical",
+                                    "features+cross-encoder"]))
 
 
 def _reads_back(signature: str, key: str, value: str) -> None:
@@ -126,12 +127,14 @@ def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> No
     function's, a meta-evaluation's reference labels and language pair, a file's or a model directory's) is signed
     so that signature_parts reads the signature back to the parts it was written with, or is
     refused where it enters: exactly the names holding ``|`` or a line break, which split the
-    signature's line where text output prints it (and for ``refs``, ``+``, which joins its labels);
-    no other name is refused, so every signature that read back is as it was."""
+    signature's line where text output prints it (and ``+``, which joins the items of ``refs``,
+    ``res`` and ``signal``, but in the built-in ``features+cross-encoder``; and a source named as a
+    built-in); no other name is refused, so every signature that read back is as it was."""
     from paralign.aligners.registry import get_aligner
     from paralign.aligners.signature import alignment_signature
     from paralign.metrics.meta_signature import meta_signature
     from paralign.metrics.paraeval import scorer
+    from paralign.similarity.signals import JOINED_NAMES
     from paralign.similarity.signature import similarity_signature
 
     class Named:
@@ -148,8 +151,9 @@ def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> No
         return None
 
     function.__qualname__ = name
-    _signed_or_refused(lambda: similarity_signature(Named(name), get_aligner("exact")), name, "signal")
-    _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res", source=True)
+    _signed_or_refused(lambda: similarity_signature(Named(name), get_aligner("exact")), name, "signal",
+                       "" if name in JOINED_NAMES else "+")
+    _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res", "+", source=True)
     _signed_or_refused(lambda: alignment_signature(function), name, "aligner")
     _signed_or_refused(lambda: meta_signature(_wmt_pair(name), [name], "system", 10, 1), name, "refs", "+")
     _signed_or_refused(lambda: meta_signature(_wmt_pair("A", name), ["A"], "system", 10, 1), name, "pair")

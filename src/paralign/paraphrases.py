@@ -115,7 +115,8 @@ def source_name(source: object, what: str = "source") -> str:
     whose name is its file's: :func:`paralign.signature.file_name_part`): its ``name``, else its
     class's; a ConfigurationError naming `what`'s name when it holds ``|`` or a line break
     (:func:`paralign.signature.name_part`): a source named ``mine|2`` was signed ``res:mine|2|...``,
-    read back as ``res:mine`` and a keyless ``2``; or when it is empty: ParaEval signed a source
+    read back as ``res:mine`` and a keyless ``2``; or ``+``, which joins a signature's sources
+    (``res:a+b`` was a source named ``a+b``, or two, ``a`` and ``b``); or when it is empty: ParaEval signed a source
     named ``""`` ``res:none``, as a scorer with no source; or a built-in's (:func:`is_built_in_name`).
     The built-ins (WordNet, an aligner's ``ppdb``) are known by their types, not by this."""
     name = getattr(source, "name", type(source).__name__)
@@ -131,7 +132,7 @@ def source_name(source: object, what: str = "source") -> str:
         raise ConfigurationError(f"{what}'s name: {name!r} is a built-in source's name, or how a signature "
                                  f"names one ({', '.join(BUILT_IN_NAMES)}, {PPDB_VERSION}, wordnet-VERSION): "
                                  "the signature would be the built-in's: name it another way")
-    return name_part(name, SOURCE_PART, what=f"{what}'s name")
+    return name_part(name, SOURCE_PART, what=f"{what}'s name", marks="+")  # '+' joins the sources
 
 
 #: How a table file is named in a signature (:func:`table_name_part`; a name holding ``|`` or a

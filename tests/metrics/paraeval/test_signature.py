@@ -33,7 +33,7 @@ def test_a_source_of_the_callers_own_whose_name_holds_a_bar_is_refused_before_an
         scorer("default", sources=[_Named("ok"), _Named("mine|2")])
     with pytest.raises(ConfigurationError, match=r"^the paraphrase source's name: 'mine\|2' holds '\|'"):
         source_signature(_Named("mine|2"))
-    assert source_signature(_Named("mine:2+x")) == "mine:2+x"
+    assert source_signature(_Named("mine:2")) == "mine:2"
     assert signature_parts(scorer("default", sources=[_Named("mine:2")]).signature(1))["res"] == "mine:2"
 
 
@@ -148,3 +148,20 @@ def test_a_table_built_in_memory_whose_name_holds_a_bar_is_refused_in_its_own_wo
     with pytest.raises(ConfigurationError, match=re.escape("the table's name (given where the table was made")):
         source_signature(renamed)
     assert source_signature(ParaphraseTable.from_tsv(bar, name="mine")).startswith("mine#")
+
+
+def test_a_source_of_the_callers_own_whose_name_holds_a_plus_is_refused(tmp_path) -> None:
+    """A signature joins its sources with ``+``: a source of the caller's own named ``a+b`` was
+    signed ``res:a+b``, as two sources named ``a`` and ``b``, two scorers, one signature. Now a
+    ConfigurationError naming ``+`` where the scorer takes it. A table's name may hold one (its
+    part ends with ``#HASH``, and a file named ``en+de.tsv`` is the user's): signed as before."""
+    from paralign.metrics.paraeval import scorer
+
+    with pytest.raises(ConfigurationError, match="^" + re.escape(
+            "sources: item 1's name: 'a+b' holds '+', which separates the items of the part")):
+        scorer("default", sources=[_Named("a+b")])
+    two = scorer("default", sources=[_Named("a"), _Named("b")]).signature(1)
+    assert signature_parts(two)["res"] == "a+b"
+    plus = tmp_path / "en+de.tsv"
+    plus.write_text("big\tlarge\t0.9\n", encoding="utf-8")
+    assert source_signature(load_table(plus)).startswith("en+de.tsv#")
