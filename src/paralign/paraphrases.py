@@ -111,14 +111,14 @@ SOURCE_PART = "res:NAME+..., sim:NAME+..., table:NAME"
 
 
 def source_name(source: object, what: str = "source") -> str:
-    """The name a signature gives `source`, a paraphrase source of the caller's own (not a table,
-    whose name is its file's: :func:`paralign.signature.file_name_part`): its ``name``, else its
-    class's; a ConfigurationError naming `what`'s name when it holds ``|`` or a line break
-    (:func:`paralign.signature.name_part`): a source named ``mine|2`` was signed ``res:mine|2|...``,
-    read back as ``res:mine`` and a keyless ``2``; or ``+``, which joins a signature's sources
-    (``res:a+b`` was a source named ``a+b``, or two, ``a`` and ``b``); or when it is empty: ParaEval signed a source
-    named ``""`` ``res:none``, as a scorer with no source; or a built-in's (:func:`is_built_in_name`).
-    The built-ins (WordNet, an aligner's ``ppdb``) are known by their types, not by this."""
+    """The name a signature gives `source`: its ``name``, else its class's. A table's is checked
+    as :func:`table_name_part` writes it (its file's, or the name it was given in memory); the
+    built-ins (WordNet here, an aligner's ``ppdb``) are known by their types. A source of the
+    caller's own is a ConfigurationError naming `what`'s name when its name holds ``|`` or a line
+    break (:func:`paralign.signature.name_part`): ``mine|2`` was signed ``res:mine|2|...``, read
+    back as ``res:mine`` and a keyless ``2``; or ``+``, which joins a signature's sources
+    (``res:a+b``: one source ``a+b``, or ``a`` and ``b``?); when it is empty (ParaEval signed
+    ``res:none``, a scorer's with no source); or when it is a built-in's (:func:`is_built_in_name`)."""
     name = getattr(source, "name", type(source).__name__)
     if isinstance(source, ParaphraseTable):
         table_name_part(source)  # a table's name as a signature writes it, refused before any work
@@ -160,11 +160,6 @@ def table_name_part(table: ParaphraseTable, shown: str | None = None) -> str:
     if shown is None and not table.named_by_file:
         return name_part(written, MEMORY_TABLE_PART, what=MEMORY_TABLE)
     return file_name_part(given, TABLE_PART, name=written)
-
-
-#: What the built-in sources are called (``ppdb``, ``wordnet``; ``none`` and ``spelling``, an
-#: aligner's word similarity's): a source of the caller's own is not (:func:`is_built_in_name`).
-BUILT_IN_NAMES = ("ppdb", "wordnet", "none", "spelling")
 
 
 def is_built_in_name(name: str) -> bool:
@@ -214,6 +209,9 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
 
 #: The sources every command takes by name where it takes a table (``--table``, ``--similarity``).
 BUILT_IN_SOURCES = ("ppdb", "wordnet")
+#: What the built-in sources are called (``ppdb``, ``wordnet``; ``none`` and ``spelling``, an
+#: aligner's word similarity's): a source of the caller's own is not (:func:`is_built_in_name`).
+BUILT_IN_NAMES = (*BUILT_IN_SOURCES, "none", "spelling")
 
 
 def built_in_named(spec: str | Path) -> str | None:
