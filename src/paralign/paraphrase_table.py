@@ -110,6 +110,13 @@ class ParaphraseTable:
         self.threshold: float | None = None
         #: the tokenizer whose phrases :meth:`retokenized` re-split into these (None: not a copy)
         self.retokenized_from: str | None = None
+        #: the built-in source this table is (``"ppdb"``: :func:`paralign.paraphrases.ppdb_table`'s,
+        #: which a signature names by its version), None for every other: not told by its name
+        self.built_in: str | None = None
+        #: whether :attr:`name` is the name of the file the table was read from (``load_table``,
+        #: ``from_tsv`` without a `name`; a copy of such a table too), not one the caller gave it:
+        #: a name a signature cannot write is refused with the file's remedy (copy or link it)
+        self.named_by_file = False
         self._table: dict[str, dict[str, Score]] = {}
         self._multiword: tuple[int, frozenset[str]] | None = None  # see multiword_strings
         self._retokenized: dict[str, ParaphraseTable] = {}  # see retokenized
@@ -200,6 +207,7 @@ class ParaphraseTable:
         command's bar: a table of millions of rows takes seconds).
         """
         table = cls(name or file_path(path).name, lowercase=True if lowercase is None else lowercase)
+        table.named_by_file = name is None
         check_threshold(threshold, f"table {table.name!r}")
         table._read_tsv(path, threshold, progress, case_of_record=lowercase is None)
         return table
@@ -291,6 +299,7 @@ class ParaphraseTable:
 
             found = ParaphraseTable(self.name, lowercase=self.lowercase)
             found.threshold, found.retokenized_from = self.threshold, tokenizer
+            found.named_by_file = self.named_by_file
             for phrase, row in self._table.items():
                 for para, score in row.items():
                     found.add(key(phrase), key(para), score)
@@ -309,6 +318,7 @@ class ParaphraseTable:
         if found is None:
             found = ParaphraseTable(self.name, tokenizer=self.tokenizer)
             found.threshold, found.retokenized_from = self.threshold, self.retokenized_from
+            found.named_by_file = self.named_by_file
             for phrase, row in self._table.items():
                 for para, score in row.items():
                     found.add(phrase, para, score)
@@ -398,7 +408,7 @@ class ParaphraseTable:
         check_threshold(threshold, f"table {self.name!r}")
         top_k = check_top_k(top_k)
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
-        out.retokenized_from = self.retokenized_from
+        out.retokenized_from, out.named_by_file = self.retokenized_from, self.named_by_file
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: best_first(qs[1], qs[0]))

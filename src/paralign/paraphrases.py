@@ -24,10 +24,13 @@ from .paraphrase_table import Score as Score
 from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
-from .signature import name_part, short_hash
+from .signature import file_name_part, name_part, short_hash
 from .tables import best_first, check_threshold, check_top_k, is_parquet_file, iter_rows
 from .textio import float_field
 from .workers import Progress
+
+#: How a signature names the built-in PPDB (ParaEval's ``res``, an aligner's ``sim``).
+PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
 
 
 def ppdb_table() -> ParaphraseTable:
@@ -41,6 +44,7 @@ def ppdb_table() -> ParaphraseTable:
     path = ppdb_path()
     rows, longest, multi = derived("ppdb-table", path, lambda: _ppdb_rows(path), version="4")  # 4: keys as shown
     table = ParaphraseTable("ppdb-lexical")
+    table.built_in = "ppdb"  # signed by PPDB's version, as no other table named so is
     table._table = rows
     table._multiword = (longest, multi)
     return table
@@ -113,15 +117,66 @@ SOURCE_PART = "res:NAME+..., sim:NAME+..., table:NAME"
 
 
 def source_name(source: object, what: str = "source") -> str:
-    """The name a signature gives `source`, a paraphrase source of the caller's own (not a table,
-    whose name is its file's: :func:`paralign.signature.file_name_part`): its ``name``, else its
-    class's; a ConfigurationError naming `what`'s name when it holds ``|``
-    (:func:`paralign.signature.name_part`): a source named ``mine|2`` was signed ``res:mine|2|...``,
-    read back as ``res:mine`` and a keyless ``2``."""
+    """The name a signature gives `source`: its ``name``, else its class's. A table's is checked
+    as :func:`table_name_part` writes it (its file's, or the name it was given in memory); the
+    built-ins (WordNet here, an aligner's ``ppdb``) are known by their types. A source of the
+    caller's own is a ConfigurationError naming `what`'s name when its name holds ``|`` or a line
+    break (:func:`paralign.signature.name_part`): ``mine|2`` was signed ``res:mine|2|...``, read
+    back as ``res:mine`` and a keyless ``2``; or ``+``, which joins a signature's sources
+    (``res:a+b``: one source ``a+b``, or ``a`` and ``b``?); when it is empty (ParaEval signed
+    ``res:none``, a scorer's with no source); or when it is a built-in's (:func:`is_built_in_name`)."""
     name = getattr(source, "name", type(source).__name__)
-    if isinstance(source, ParaphraseTable) or not isinstance(name, str):
+    if isinstance(source, ParaphraseTable):
+        table_name_part(source)  # a table's name as a signature writes it, refused before any work
+        return source.name
+    if isinstance(source, WordNetSynonyms) or not isinstance(name, str):
         return str(name)
-    return name_part(name, SOURCE_PART, what=f"{what}'s name")
+    if not name:
+        raise ConfigurationError(f"{what}'s name is empty: a signature would name no source "
+                                 f"({SOURCE_PART}; res:none is a scorer's with none): name it")
+    if is_built_in_name(name):
+        raise ConfigurationError(f"{what}'s name: {name!r} is a built-in source's name, or how a signature "
+                                 f"names one ({', '.join(BUILT_IN_NAMES)}, {PPDB_VERSION}, wordnet-VERSION): "
+                                 "the signature would be the built-in's: name it another way")
+    return name_part(name, SOURCE_PART, what=f"{what}'s name", marks="+")  # '+' joins the sources
+
+
+#: How a table file is named in a signature (:func:`table_name_part`; a name holding ``|`` or a
+#: line break refused: :func:`paralign.signature.file_name_part`).
+TABLE_PART = "FILE[:THRESHOLD][~TOKENIZER]#HASH"
+#: How a table built in memory (not read from a file: ``ParaphraseTable("mine")``, ``from_pairs``,
+#: a lattice's) is named: by the name its caller gave it (:func:`table_name_part`).
+MEMORY_TABLE_PART = "NAME[:THRESHOLD][~TOKENIZER]#HASH"
+#: What :func:`table_name_part` calls a table's name that is not its file's (one built in memory, or read
+#: with a `name` of its own: ``from_tsv(path, name=...)``) where it refuses it.
+MEMORY_TABLE = "the table's name (given where the table was made, not a file's)"
+
+
+def table_name_part(table: ParaphraseTable, shown: str | None = None) -> str:
+    """`table`'s name as a signature writes it (before its threshold, tokenizer and hash:
+    :func:`paralign.metrics.paraeval.signature.source_signature`): the last component of its name,
+    or of `shown` (what to call its file instead: ``<stdin>``). A name holding ``|`` or a line
+    break is a ConfigurationError: naming the file, to be copied or linked under another name, for
+    a table read from one (:attr:`ParaphraseTable.named_by_file`,
+    :func:`paralign.signature.file_name_part`); for one built in memory, in its own words
+    (:data:`MEMORY_TABLE`: name it another way), as ``ParaphraseTable("a|b")`` was told to copy
+    or link a file it never had."""
+    given = table.name if shown is None else shown
+    written = given.replace("\\", "/").rsplit("/", 1)[-1]
+    if shown is None and not table.named_by_file:
+        return name_part(written, MEMORY_TABLE_PART, what=MEMORY_TABLE)
+    return file_name_part(given, TABLE_PART, name=written)
+
+
+def is_built_in_name(name: str) -> bool:
+    """Whether `name` is what a built-in source is called (:data:`BUILT_IN_NAMES`) or how a
+    signature names one (:data:`PPDB_VERSION`, ``wordnet-3.0``: ``wordnet-`` and a digit, any
+    WordNet's version): a source of the caller's own so named signed as the built-in. An
+    aligner's custom related-word source named ``ppdb`` was signed ``sim:ppdb-1.0-xxxl-lexical``
+    with PPDB's version, and ParaEval's custom source named ``none`` ``res:none``: two scorers, one
+    signature. Refused (:func:`source_name`), not signed another way, so every built-in's and
+    every other source's signature stays as it was."""
+    return name in BUILT_IN_NAMES or name == PPDB_VERSION or (name.startswith("wordnet-") and name[8:9].isdigit())
 
 
 def load_source(spec: str | Path, *, progress: Progress | None = None) -> ParaphraseSource:
@@ -169,6 +224,9 @@ def table_spec(spec: str) -> tuple[str, float | None]:
 
 #: The sources every command takes by name where it takes a table (``--table``, ``--similarity``).
 BUILT_IN_SOURCES = ("ppdb", "wordnet")
+#: What the built-in sources are called (``ppdb``, ``wordnet``; ``none`` and ``spelling``, an
+#: aligner's word similarity's): a source of the caller's own is not (:func:`is_built_in_name`).
+BUILT_IN_NAMES = (*BUILT_IN_SOURCES, "none", "spelling")
 
 
 def built_in_named(spec: str | Path) -> str | None:
@@ -260,6 +318,7 @@ def load_table(path: str | Path, threshold: float | None = None, *,
         version=f"{TABLE_CACHE_VERSION}:{_reader_digest()}", min_bytes=CACHED_TABLE_BYTES)
     table = ParaphraseTable(name, lowercase=lowercase, tokenizer=tokenizer)
     table._table, table.threshold, table._content_hash = rows, threshold, digest
+    table.named_by_file = True
     return table
 
 

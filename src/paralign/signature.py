@@ -1,7 +1,8 @@
 """The pieces every sacrebleu-style signature (``key:value|...|version:X``) is built from.
 
 :func:`join_signature` writes the parts in order with paralign's version last (and
-:func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``;
+:func:`signature_parts` reads them back; :func:`part_fault`: a value that cannot be a part's, holding ``|``
+or a line break;
 :func:`file_name_part`: a file's name as a part writes it, refused by that rule where it enters;
 :func:`name_part`: other free text, a source's, a signal's or an aligner's name, alike),
 :func:`short_hash` names file contents and fitted models by 8 hex digits of SHA-256 and
@@ -37,17 +38,28 @@ def signature_parts(signature: str) -> dict[str, str]:
     return dict(part.partition(":")[::2] for part in signature.split("|") if part)
 
 
+#: The characters :meth:`str.splitlines` ends a line at (``\n``, ``\r``, ``\v``, ``\f``, the
+#: separators ``\x1c``-``\x1e``, NEL, U+2028, U+2029): no part's value holds one (:func:`part_fault`).
+LINE_BREAKS = "\n\x0b\x0c\r\x1c\x1d\x1e\x85\u2028\u2029"
+
+
 def part_fault(value: str) -> str | None:
-    """Why `value` cannot be a part's value (:func:`join_signature`): it holds ``|``, which ends a
-    part, so :func:`signature_parts` would read two parts, the second with no key; None when it
-    can. A ``:`` can (a part's key ends at its first ``:``, as in ``aligner:sultan:default``)."""
-    return None if "|" not in value else f"{value!r} holds '|', which separates a signature's parts"
+    """Why `value` cannot be a part's value (:func:`join_signature`), naming the character; None
+    when it can. It holds ``|``, which ends a part, so :func:`signature_parts` would read two
+    parts, the second with no key; or a line break (:data:`LINE_BREAKS`): the signature read back,
+    but a command's text output (``signature: ...``) printed it raw, in two lines, and a reader
+    of lines (``str.splitlines``, a log's) took the second for another line. A ``:`` can (a part's
+    key ends at its first ``:``, as in ``aligner:sultan:default``)."""
+    if "|" in value:
+        return f"{value!r} holds '|', which separates a signature's parts"
+    held = next((char for char in value if char in LINE_BREAKS), None)
+    return None if held is None else f"{value!r} holds {held!r}, a line break, which would split the signature's line"
 
 
 def name_part(value: str, part: str, *, what: str, marks: str = "") -> str:
     """`value`, free text a user named something by (`what`, the field that holds it: ``a Signal's
     name``, ``--refs``), as a signature's part (`part`, its shape: ``signal:NAME``) writes it:
-    itself, or a ConfigurationError naming `what` where it holds ``|`` (:func:`part_fault`) or
+    itself, or a ConfigurationError naming `what` where it holds ``|`` or a line break (:func:`part_fault`) or
     another of `marks` (the characters the part itself separates its items with: ``+`` in
     ``refs:A+B``), which would read back otherwise. Refused, not escaped: every name a signature
     held that reads back is written as it was, byte for byte, and a reader that splits on ``|``

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,32 @@ def test_an_alignment_function_whose_name_holds_a_bar_is_refused_before_any_pair
     assert not called
     mine.__qualname__ = "mine:2"
     assert aligner_parts(mine) == {"aligner": "mine:2"}
+
+
+@pytest.mark.parametrize("name", ["ppdb", "wordnet", "none", "spelling", "ppdb-1.0-xxxl-lexical", "wordnet-3.0"])
+def test_a_word_similarity_source_of_the_callers_own_named_as_a_built_in_is_refused(name: str) -> None:
+    """A related-word source of the caller's own named ``ppdb`` was signed ``sim:ppdb-1.0-xxxl-lexical``
+    (``wordnet``: ``sim:wordnet-3.0``; ``none``, ``spelling`` as the built-ins): another source, the
+    built-in's signature. Now a ConfigurationError; the built-ins, known by their types, sign as before."""
+    from paralign.aligners.sultan.wordsim import (
+        CombinedSimilarity,
+        NoSimilarity,
+        SpellingSimilarity,
+        WordNetSimilarity,
+    )
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.paraeval.signature import wordnet_version
+
+    class Related:
+        def __init__(self, given: str) -> None:
+            self.name = given
+
+        def related(self, a: str, b: str) -> bool:
+            return a == b
+
+    with pytest.raises(ConfigurationError, match="^" + re.escape(
+            f"the word-similarity source's name: {name!r} is a built-in source's name, or how a signature names one")):
+        alignment_signature(Aligner(similarity=Related(name)))
+    built_ins = CombinedSimilarity([WordNetSimilarity(), SpellingSimilarity(), NoSimilarity()])
+    assert parts(alignment_signature(Aligner(similarity=built_ins)))["sim"] == f"{wordnet_version()}+spelling+none"
+    assert parts(alignment_signature(Aligner(similarity=Related(f"my-{name}"))))["sim"] == f"my-{name}"

@@ -904,3 +904,17 @@ def test_references_of_another_length_than_every_system_are_the_error(tmp_path, 
     code, out, err = run(capsys, "paraeval", "--resources", "none", "-r", "ref.txt", "-i", "close.txt", "cut.txt")
     assert code == 0 and "ref.txt has 4 lines but the hypothesis cut.txt has 2; not scored" in err
     assert [line.split("\t")[0] for line in out.splitlines()] == ["close.txt"]
+
+
+@pytest.mark.parametrize("char", ["\n", "\r", "\x85"])
+def test_a_table_whose_name_holds_a_line_break_is_a_usage_error(files, capsys, char):
+    """``--table 't<LF>x.tsv'`` ran, exit 0, and the text output's signature printed ``res:t`` on one
+    line and ``x.tsv#HASH|...`` on the next. Now a usage error naming the option, the file and the
+    character, as a name holding ``|`` is."""
+    broken = files / f"t{char}x.tsv"
+    broken.write_text(TABLE, encoding="utf-8")
+    assert main(["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--resources", "none",
+                 "--table", str(broken)]) == 2
+    err = capsys.readouterr().err
+    assert "argument --table: " in err  # the path shown as the error printer shows control characters
+    assert f": the file's name {broken.name!r} holds {char!r}, a line break" in err

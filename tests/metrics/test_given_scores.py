@@ -163,3 +163,14 @@ def test_the_meta_evaluation_checks_the_systems_scored_before_computing(tmp_path
     path.write_text("SMU.1 0.5\nUF.15 0.25\n", encoding="utf-8")
     with pytest.raises(MismatchError, match=r"no scores for system 'SMU' .*'SMU\.1' is 'SMU', 'UF\.15' is 'UF'; "):
         meta_evaluate(_pair({"SMU.1": "SMU", "UF.15": "UF"}), ["A"], [given_scores(str(path))], n_resamples=2)
+
+
+@pytest.mark.parametrize("char", ["\n", "\r", "\u2028"])
+def test_a_metric_name_holding_a_line_break_is_refused_naming_it(tmp_path, char):
+    """A given metric's name (``--scores NAME=FILE``, else the file's stem) is written into the
+    meta-evaluation's signature (``scores:NAME#HASH``): a line break in it read back, but text
+    output printed the ``signature:`` line in two. Refused as ``|`` is, naming the character."""
+    name = f"my{char}metric"
+    with pytest.raises(ConfigurationError, match="^" + re.escape(
+            f"{tmp_path / 'm.tsv'}: the name {name!r} holds {char!r}, a line break, which would split the signature's line")):
+        given_scores(str(tmp_path / "m.tsv"), name, lines=["A 0.5", "B 0.25"])

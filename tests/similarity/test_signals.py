@@ -178,4 +178,22 @@ def test_a_signal_name_holding_a_bar_is_refused_where_the_signal_is_made_or_ente
     with pytest.raises(ConfigurationError, match=r"^register_signal name: 'mine\|2'"):
         register_signal("mine|2", ContentProportion)
     assert "mine|2" not in SIGNALS
-    assert ContentProportion(name="mine:2+x").name == "mine:2+x"  # ':' and '+' read back
+    assert ContentProportion(name="mine:2").name == "mine:2"  # a ":" reads back
+
+
+def test_a_signal_whose_name_holds_a_plus_is_refused_but_the_built_in_blend() -> None:
+    """Signals scored together are signed by their names joined with ``+`` (``signal:a+b``): a
+    signal named ``a+b`` was signed as the two signals ``a`` and ``b``. Now a ConfigurationError
+    naming ``+`` where a signal is made, registered or enters; the built-in blend's name
+    (``features+cross-encoder``, JOINED_NAMES) is signed as it always was."""
+    from paralign.errors import ConfigurationError
+    from paralign.similarity import signals
+    from paralign.similarity.signals import check_signal_name, register_signal
+
+    with pytest.raises(ConfigurationError, match=r"^ContentProportion name: 'a\+b' holds '\+', which separates the items"):
+        ContentProportion(name="a+b")
+    with pytest.raises(ConfigurationError, match=r"^register_signal name: 'a\+b' holds '\+'"):
+        register_signal("a+b", ContentProportion)
+    assert "a+b" not in SIGNALS
+    check_signal_name("features+cross-encoder")
+    assert signals.JOINED_NAMES == ("features+cross-encoder",)

@@ -273,9 +273,11 @@ def _tables(related: Any) -> Iterator[Any]:
 
 
 def _related_ids(related: Any) -> list[str]:
-    """A related-word source given as an object, named part by part."""
+    """A related-word source given as an object, named part by part: a built-in by its type, one
+    of the caller's own by its name (:func:`paralign.paraphrases.source_name`: not a built-in's)."""
     from ..metrics.paraeval.signature import PPDB_VERSION, source_signature, wordnet_version
     from ..paraphrases import source_name
+    from .sultan.wordsim import NoSimilarity, PPDBSimilarity, SpellingSimilarity, WordNetSimilarity
 
     parts = getattr(related, "sources", None)
     if parts is not None:
@@ -283,10 +285,13 @@ def _related_ids(related: Any) -> list[str]:
     source = getattr(related, "source", None)
     if source is not None:
         return [source_signature(source)]
-    name = source_name(related, "the word-similarity source")
-    if name == "ppdb":
+    if isinstance(related, PPDBSimilarity):  # the built-ins by their types: a custom "ppdb" is refused
         return [PPDB_VERSION]
-    return [wordnet_version() if name == "wordnet" else name]
+    if isinstance(related, WordNetSimilarity):
+        return [wordnet_version()]
+    if isinstance(related, NoSimilarity | SpellingSimilarity):
+        return [related.name]
+    return [source_name(related, "the word-similarity source")]
 
 
 def link_model_id(model: Any) -> str:

@@ -216,10 +216,14 @@ NAME_MARKS = "|:+#="
 
 def name_fault(name: str) -> str | None:
     """Why `name` cannot name a given metric (it holds a character of :data:`NAME_MARKS`, each
-    named), or None when it can."""
+    named, or a line break, which would split the signature's printed line:
+    :func:`paralign.signature.part_fault`), or None when it can."""
+    from ..signature import part_fault
+
     held = [mark for mark in NAME_MARKS if mark in name]
     if not held:
-        return None
+        broken = part_fault(name)  # no '|' here: a line break
+        return None if broken is None else f"the name {broken}"
     return (f"the name {name!r} holds {', '.join(repr(mark) for mark in held)}, which the meta-evaluation's "
             f"signature separates its parts with ({' '.join(NAME_MARKS)})")
 

@@ -232,13 +232,21 @@ SIGNALS: dict[str, SignalFactory] = {}
 SIGNAL_PART = "signal:NAME"
 
 
+#: The built-in signal names that hold ``+`` (a saved classifier's blend, :class:`.model.BlendedSignal`),
+#: signed as they always were; no other signal's name holds one (:func:`check_signal_name`).
+JOINED_NAMES = ("features+cross-encoder",)
+
+
 def check_signal_name(name: object, what: str = "the Signal's name") -> None:
     """A ConfigurationError naming `what` (the field that holds it) when a signal's `name` holds
-    ``|``, which would end the signature's ``signal`` part there
-    (:func:`paralign.signature.name_part`): checked where a signal is made or enters (a name that
-    is no str is :func:`~paralign.similarity.signature.similarity_signature`'s to refuse)."""
+    ``|``, which would end the signature's ``signal`` part there, or a line break
+    (:func:`paralign.signature.name_part`); or ``+``, which joins the names of signals scored
+    together (``signal:a+b``: one signal ``a+b``, or ``a`` and ``b``?), but in a built-in's
+    (:data:`JOINED_NAMES`), so that a reader splits the part at every other ``+``. Checked where
+    a signal is made or enters (a name that is no str is
+    :func:`~paralign.similarity.signature.similarity_signature`'s to refuse)."""
     if isinstance(name, str):
-        name_part(name, SIGNAL_PART, what=what)
+        name_part(name, SIGNAL_PART, what=what, marks="" if name in JOINED_NAMES else "+")
 
 
 def register_signal(name: str, factory: SignalFactory, *, replace_existing: bool = False) -> None:

@@ -1,6 +1,7 @@
 """How a paraphrase source appears in a ParaEval signature: what changes a number is recorded.
 
-A built-in source is named with its version (``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``); a table
+A built-in source is named with its version (``ppdb-1.0-xxxl-lexical``, ``wordnet-3.0``), known by
+what it is (:attr:`ParaphraseTable.built_in`, :class:`WordNetSynonyms`), not by its name; a table
 by its file's basename, the score threshold it was read with and a content hash (the first 8
 hex digits of SHA-256 over its sorted pairs and scores), so two tables of the same name never
 pass for one another. A table whose phrases were re-split into the scorer's tokens (one that
@@ -26,14 +27,10 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
-from ...paraphrases import ParaphraseTable, WordNetSynonyms, source_name
-from ...signature import file_name_part, short_hash
-
-PPDB_VERSION = "ppdb-1.0-xxxl-lexical"
-
-#: How a table file is named in a signature (:func:`source_signature`; a name holding ``|``
-#: refused: :func:`paralign.signature.file_name_part`).
-TABLE_PART = "FILE[:THRESHOLD][~TOKENIZER]#HASH"
+from ...paraphrases import PPDB_VERSION as PPDB_VERSION
+from ...paraphrases import TABLE_PART as TABLE_PART
+from ...paraphrases import ParaphraseTable, WordNetSynonyms, source_name, table_name_part
+from ...signature import short_hash
 
 #: The configs' phrase-length bound (words): a signature records every bound up to it as asked.
 DEFAULT_MAX_LENGTH = 4
@@ -81,13 +78,14 @@ def table_hash(table: ParaphraseTable) -> str:
 def source_signature(source: Any, shown: str | None = None) -> str:
     """One source in a signature (see the module docstring); `shown`: what to call a table
     file instead of its own name (``<stdin>`` for a copy of stdin). ConfigurationError naming
-    the table when its file's name holds ``|``, which would end the signature's part there."""
-    name = source_name(source, "the paraphrase source")  # a source of the caller's own: no '|'
+    the table when its file's name holds ``|``, which would end the signature's part there, or
+    a line break; a table built in memory (not :attr:`~ParaphraseTable.named_by_file`) is refused
+    in its own words, naming no file: name it another way."""
     if isinstance(source, WordNetSynonyms):
         return wordnet_version()
-    if not isinstance(source, ParaphraseTable):
-        return name
-    if name == "ppdb-lexical":
+    if not isinstance(source, ParaphraseTable):  # a source of the caller's own: a name it can write
+        return source_name(source, "the paraphrase source")
+    if source.built_in == "ppdb":  # ppdb_table()'s; a table of another's rows named ppdb-lexical is a table
         return PPDB_VERSION
     threshold = getattr(source, "threshold", None)
     cut = "" if threshold is None else f":{threshold:g}"
@@ -95,9 +93,7 @@ def source_signature(source: Any, shown: str | None = None) -> str:
     form = [part for part in (split, None if source.lowercase else "cased") if part is not None]
     if form:
         cut += f"~{','.join(form)}"
-    shown = name if shown is None else shown
-    base = file_name_part(shown, TABLE_PART, name=shown.replace(chr(92), "/").rsplit("/", 1)[-1])
-    return f"{base}{cut}#{table_hash(source)}"
+    return f"{table_name_part(source, shown)}{cut}#{table_hash(source)}"
 
 
 @functools.cache
