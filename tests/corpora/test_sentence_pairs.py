@@ -392,3 +392,48 @@ def test_align_and_similarity_read_one_id_of_a_three_field_line() -> None:
     lines = ["\ufeffp0\tA cat.\tA dog.\n", " p1 \tA cat.\tA dog.\n", "\tA cat.\tA dog.\n"]
     assert [pair.id for pair in read_input_pairs(lines, "tsv")] == ["p0", "p1", None]
     assert [pair_id for _, _, pair_id in read_pair_rows(lines, input_format="tsv")] == ["p0", "p1", None]
+
+
+#: One file of each layout similarity reads besides plain pairs, its second row holding
+#: {first} and {second} for the row's two sentences (the first row good, so that the layout is told).
+_LAYOUT_ROWS = {
+    "sts": ["4.0\tA man plays.\tA man plays.\n", "3.0\t{first}\t{second}\n", "1.0\tCats sleep.\tDogs bark.\n"],
+    "msrp": ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n", "1\t1\t2\tA man plays.\tA man plays.\n",
+             "0\t3\t4\t{first}\t{second}\n"],
+    "table": ["sentence1,sentence2\n", "A man plays.,A man plays.\n", "{first},{second}\n"],
+}
+
+
+def _row_of(layout: str, first: str, second: str) -> tuple[str, str] | str:
+    """What similarity reads of the {first}/{second} line of a file of `layout`: its sentences or why none."""
+    template = _LAYOUT_ROWS[layout]
+    number = next(n for n, line in enumerate(template, start=1) if "{first}" in line)
+    rows = dict(read_sentence_pairs([line.format(first=first, second=second) for line in template]))
+    return rows[number]
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUT_ROWS))
+@pytest.mark.parametrize(("first", "second", "reason"), [
+    ("A cat.", " ", "empty target sentence"),
+    (" ", "A cat.", "empty source sentence"),
+    (" ", "\u200b", "empty source and target sentence"),
+])
+def test_every_layout_says_which_sentence_is_empty_as_the_pair_reader_does(layout, first, second, reason) -> None:
+    """An STS, MSRP or table row with an empty sentence was 'empty sentence' where a line of
+    pairs says which side (`align`'s reader): one wording for both, from one rule."""
+    assert _row_of(layout, first, second) == reason
+    assert parse_tsv_line(f"{first}\t{second}", 1, tokenized=False).error == reason
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUT_ROWS))
+def test_every_layout_refuses_a_sentence_over_the_pair_readers_limit(layout) -> None:
+    """The pair reader reports a sentence over MAX_SENTENCE_CHARS in its place (the parser needs
+    about 1 GB a 100,000 characters); the STS, MSRP and table layouts passed it to the parser."""
+    from paralign.corpora.sentence_pairs import MAX_SENTENCE_CHARS
+
+    long = "word " * (MAX_SENTENCE_CHARS // 5) + "end"
+    reason = f"target sentence too long (more than {MAX_SENTENCE_CHARS} characters)"
+    assert _row_of(layout, "A cat.", long) == reason
+    assert parse_tsv_line(f"A cat.\t{long}", 1, tokenized=False).error == reason
+    assert isinstance(_row_of(layout, "A cat.", "word " * (MAX_SENTENCE_CHARS // 5 - 1)), tuple)
+

@@ -384,8 +384,8 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
             if isinstance(record, str):
                 yield number, record, None
             else:
-                yield number, _sentences(record[TABLE_SENTENCES[0]], record[TABLE_SENTENCES[1]]), \
-                    record.get("id", "").strip() or None
+                yield _text_row(_pair(number, record[TABLE_SENTENCES[0]], record[TABLE_SENTENCES[1]], tokenized=False,
+                                      pair_id=record.get("id", "").strip() or None))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
@@ -414,7 +414,7 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         else:
             yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)", None
             continue
-        yield number, _sentences(fields[0], fields[1]), None
+        yield _text_row(_pair(number, fields[0], fields[1], tokenized=False))  # as a line of pairs is checked
 
 
 def _pair_id(fields: list[str]) -> str | None:
@@ -429,11 +429,6 @@ def _text_row(pair: InputPair) -> TextPairRow:
     if pair.error is not None or not isinstance(pair.source, str) or not isinstance(pair.target, str):
         return pair.line, pair.error or "no sentences", pair.id
     return pair.line, (pair.source, pair.target), pair.id
-
-
-def _sentences(first: str, second: str) -> tuple[str, str] | str:
-    """A row's two sentences, white space around them aside, or "empty sentence"."""
-    return (first.strip(), second.strip()) if first.strip() and second.strip() else "empty sentence"
 
 
 def detect_layout(sample: Sequence[str]) -> str:
