@@ -379,8 +379,9 @@ def test_sentences_of_a_file_of_numbered_or_named_pairs_leave_out_the_ids(tmp_pa
     named.write_text("p1\tA cat sat.\tA cat was sitting.\np2\tIt rains.\tRain falls.\n", encoding="utf-8")
     assert sentences_from_file(named) == ["A cat sat.", "A cat was sitting.", "It rains.", "Rain falls."]
     plain = tmp_path / "pairs.tsv"  # s1 TAB s2 lines: both sentences, each one a sentence of its own
-    plain.write_text("A cat sat.\tA cat was sitting.\n\nIt rains.\t\n", encoding="utf-8")
-    assert sentences_from_file(plain) == ["A cat sat.", "A cat was sitting.", "It rains."]
+    plain.write_text("A cat sat.\tA cat was sitting.\n\nIt rains.\t\nDogs bark.\tA dog barks.\n", encoding="utf-8")
+    # 'It rains.' TAB nothing is a bad row of similarity (empty target sentence), as of an STS file: no sentences
+    assert sentences_from_file(plain) == ["A cat sat.", "A cat was sitting.", "Dogs bark.", "A dog barks."]
 
 
 def test_align_and_similarity_read_one_id_of_a_three_field_line() -> None:
@@ -437,3 +438,17 @@ def test_every_layout_refuses_a_sentence_over_the_pair_readers_limit(layout) -> 
     assert parse_tsv_line(f"A cat.\t{long}", 1, tokenized=False).error == reason
     assert isinstance(_row_of(layout, "A cat.", "word " * (MAX_SENTENCE_CHARS // 5 - 1)), tuple)
 
+
+def test_the_sentences_of_a_file_of_pairs_are_those_of_the_pairs_similarity_reads(tmp_path) -> None:
+    """--idf-from told a file of pairs' lines apart by a rule of its own (_is_pair/_pair_id), and
+    took a line that similarity --pairs reports as bad for a sentence, tabs and all: a three-field
+    line whose third field is a number (a gold score after the sentences) was the sentence
+    'One two.\\tThree four.\\t4.2', a line of four fields one sentence of four. Now the pairs'
+    reader decides for both: the sentences of --idf-from are those of the pairs read."""
+    lines = ["The cat sat.\tA cat sat.\n", "p1\tDogs bark.\tA dog barks.\n", "One two.\tThree four.\t4.2\n",
+             "a\tb\tc\td\n", "It rains.\tRain falls.\n"]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(lines), encoding="utf-8")
+    read = [s for _, row in read_sentence_pairs(lines) if isinstance(row, tuple) for s in row]
+    assert read == ["The cat sat.", "A cat sat.", "Dogs bark.", "A dog barks.", "It rains.", "Rain falls."]
+    assert sentences_from_file(path) == read
