@@ -524,6 +524,27 @@ def test_similarity_scores_a_gold_alignment_file_as_its_pairs(name, kind, capsys
     assert len(capsys.readouterr().out.splitlines()) == 3
 
 
+@pytest.mark.parametrize("name", ["gold.tsv", "gold.json", "gold.giza.txt", "gold.jsonl", "gold.sts.tsv"])
+def test_a_gold_file_on_stdin_is_read_as_the_file_is(name, tmp_path, capsys, monkeypatch):
+    """A gold alignment file was told as one only by its path: on stdin (`--pairs -`, `cat gold.tsv |`)
+    every line of a MultiMWA, jacana or GIZA file was a bad line. Now stdin is read as a file with
+    the same content: the same scores, ids, signature and notes (but for the name), and any other
+    input still read as it was."""
+    if name == "gold.sts.tsv":  # an STS file on stdin: not a gold file, read line by line as before
+        path = tmp_path / name
+        path.write_text("4.0\tA man plays.\tA man plays.\n1.0\tCats sleep.\tDogs bark.\n", encoding="utf-8")
+    else:
+        path = GOLD_EXAMPLES / name
+    argv = ["similarity", "--aligner", "exact", "--pairs"]
+    want, want_err = run_json(capsys, [*argv, str(path)])
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(path.read_bytes()), encoding="utf-8"))
+    got, err = run_json(capsys, [*argv, "-"])
+    assert got["scores"] == want["scores"] and got.get("ids") == want.get("ids") and None not in got["scores"]
+    assert got["signature"] == want["signature"]
+    assert got["notes"] == [note.replace(str(path), "<stdin>") for note in want["notes"]]
+    assert err == want_err.replace(str(path), "<stdin>")
+
+
 def test_similarity_reports_a_bad_gold_pair_in_its_place_and_counts_pairs(tmp_path, capsys):
     """A bad item of a gold file is a bad row at its line, the others scored; the summary counts pairs."""
     lines = (GOLD_EXAMPLES / "gold.giza.txt").read_text(encoding="utf-8").splitlines()
