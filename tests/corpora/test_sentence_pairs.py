@@ -9,6 +9,7 @@ import pytest
 from paralign.corpora.sentence_pairs import (
     parse_tsv_line,
     read_input_pairs,
+    read_pair_rows,
     read_parallel,
     read_sentence_pairs,
     sentence_pair_rows,
@@ -452,3 +453,19 @@ def test_the_sentences_of_a_file_of_pairs_are_those_of_the_pairs_similarity_read
     read = [s for _, row in read_sentence_pairs(lines) if isinstance(row, tuple) for s in row]
     assert read == ["The cat sat.", "A cat sat.", "Dogs bark.", "A dog barks.", "It rains.", "Rain falls."]
     assert sentences_from_file(path) == read
+
+
+def test_a_two_field_line_of_a_file_of_numbered_pairs_is_a_bad_line() -> None:
+    """In a file of numbered pairs (id TAB s1 TAB s2, the ids whole numbers: numbered), a line of
+    two fields was scored as a pair: '12<TAB>Dogs bark.', its second sentence missing, was the
+    pair ('12', 'Dogs bark.'). It is a bad line now, saying so, the other lines read; --input-format
+    tsv still reads each line as align does (two fields: a pair)."""
+    lines = [f"{n}\tSentence {n} a.\tSentence {n} b.\n" for n in range(11, 16)]
+    lines[1] = "12\tDogs bark.\n"
+    rows = dict(read_sentence_pairs(lines))
+    assert rows[2] == ("2 fields in a file of numbered pairs (id, source, target): its id or a sentence missing? "
+                       "(--input-format tsv reads it as the pair of its two fields)")
+    assert [n for n, row in rows.items() if isinstance(row, tuple)] == [1, 3, 4, 5]
+    assert next(row for n, row, _ in read_pair_rows(lines, input_format="tsv") if n == 2) == ("12", "Dogs bark.")
+    unnumbered = ["A cat.\tA cat sat.\n", "p1\tDogs.\tA dog.\n"]  # s1 TAB s2 and id TAB s1 TAB s2 lines mixed: pairs
+    assert all(isinstance(row, tuple) for _, row in read_sentence_pairs(unnumbered))

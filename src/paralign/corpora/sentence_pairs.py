@@ -387,6 +387,12 @@ def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50,
     return layout, _pair_rows(layout, sample, lines)
 
 
+#: Why a line of two fields in a file of numbered pairs (:func:`numbered`) is not read: the pair
+#: of its id and a sentence was scored, its other sentence missing (``12 TAB Dogs bark.``).
+NUMBERED_TWO_FIELDS = ("2 fields in a file of numbered pairs (id, source, target): its id or a sentence missing? "
+                       "(--input-format tsv reads it as the pair of its two fields)")
+
+
 def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator[TextPairRow]:
     """:func:`sentence_pair_rows`' rows of a file in `layout`, its first lines `sample`, the rest `lines`."""
     if layout == "table":  # one pair a record, numbered by the line it starts on
@@ -398,6 +404,8 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
                                       pair_id=record.get("id", "").strip() or None))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
+    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample
+                                         if line.strip()])  # every line has its id: two fields lack one
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
@@ -405,6 +413,9 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         fields = line.split("\t")
         if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
+        if layout == "pairs" and ids and len(fields) == 2:
+            yield number, NUMBERED_TWO_FIELDS, None
+            continue
         if layout == "pairs":  # `s1 TAB s2` or `id TAB s1 TAB s2`, read as align reads it
             yield _text_row(parse_tsv_line(line, number, tokenized=False))
             continue
