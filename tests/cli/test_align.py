@@ -1197,3 +1197,19 @@ def test_a_similarity_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path: Pa
     pairs.write_text("The cat is big .\tThe cat is large .\n", encoding="utf-8")
     assert main(["align", "--similarity", f"ppdb+{table}", "--tokenized", "--format", "json", str(pairs)]) == 2
     assert f"argument --similarity: {table}: the file's name 't|x.tsv' holds '|'" in capsys.readouterr().err
+
+
+def test_the_summary_counts_a_gold_files_pairs_not_input_lines(tmp_path: Path, capsys) -> None:
+    """align's summary said '1 of 3 input lines bad' of a gold alignment file, whose pairs are
+    several lines each (GIZA: 3) and whose bad item is a pair: it now says what was read, pairs,
+    as similarity says of the same file."""
+    lines = (Path(__file__).resolve().parents[2] / "examples" / "alignment" / "gold.giza.txt").read_text(
+        encoding="utf-8").splitlines()
+    gold = tmp_path / "gold.txt"
+    gold.write_text("\n".join(lines[:3] + [lines[3], "", lines[5]] + lines[6:]) + "\n", encoding="utf-8")
+    assert main(["align", str(gold), "--aligner", "exact"]) == 0
+    assert f"{gold}: 1 of 3 pairs bad" in capsys.readouterr().err
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A b .\tA b .\n\n", encoding="utf-8")
+    main(["align", str(pairs), "--aligner", "exact"])
+    assert f"{pairs}: 1 of 2 input lines bad" in capsys.readouterr().err

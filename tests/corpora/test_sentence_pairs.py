@@ -9,6 +9,7 @@ import pytest
 from paralign.corpora.sentence_pairs import (
     parse_tsv_line,
     read_input_pairs,
+    read_pair_rows,
     read_parallel,
     read_sentence_pairs,
     sentence_pair_rows,
@@ -379,8 +380,9 @@ def test_sentences_of_a_file_of_numbered_or_named_pairs_leave_out_the_ids(tmp_pa
     named.write_text("p1\tA cat sat.\tA cat was sitting.\np2\tIt rains.\tRain falls.\n", encoding="utf-8")
     assert sentences_from_file(named) == ["A cat sat.", "A cat was sitting.", "It rains.", "Rain falls."]
     plain = tmp_path / "pairs.tsv"  # s1 TAB s2 lines: both sentences, each one a sentence of its own
-    plain.write_text("A cat sat.\tA cat was sitting.\n\nIt rains.\t\n", encoding="utf-8")
-    assert sentences_from_file(plain) == ["A cat sat.", "A cat was sitting.", "It rains."]
+    plain.write_text("A cat sat.\tA cat was sitting.\n\nIt rains.\t\nDogs bark.\tA dog barks.\n", encoding="utf-8")
+    # 'It rains.' TAB nothing is a bad row of similarity (empty target sentence), as of an STS file: no sentences
+    assert sentences_from_file(plain) == ["A cat sat.", "A cat was sitting.", "Dogs bark.", "A dog barks."]
 
 
 def test_align_and_similarity_read_one_id_of_a_three_field_line() -> None:
@@ -392,3 +394,78 @@ def test_align_and_similarity_read_one_id_of_a_three_field_line() -> None:
     lines = ["\ufeffp0\tA cat.\tA dog.\n", " p1 \tA cat.\tA dog.\n", "\tA cat.\tA dog.\n"]
     assert [pair.id for pair in read_input_pairs(lines, "tsv")] == ["p0", "p1", None]
     assert [pair_id for _, _, pair_id in read_pair_rows(lines, input_format="tsv")] == ["p0", "p1", None]
+
+
+#: One file of each layout similarity reads besides plain pairs, its second row holding
+#: {first} and {second} for the row's two sentences (the first row good, so that the layout is told).
+_LAYOUT_ROWS = {
+    "sts": ["4.0\tA man plays.\tA man plays.\n", "3.0\t{first}\t{second}\n", "1.0\tCats sleep.\tDogs bark.\n"],
+    "msrp": ["Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n", "1\t1\t2\tA man plays.\tA man plays.\n",
+             "0\t3\t4\t{first}\t{second}\n"],
+    "table": ["sentence1,sentence2\n", "A man plays.,A man plays.\n", "{first},{second}\n"],
+}
+
+
+def _row_of(layout: str, first: str, second: str) -> tuple[str, str] | str:
+    """What similarity reads of the {first}/{second} line of a file of `layout`: its sentences or why none."""
+    template = _LAYOUT_ROWS[layout]
+    number = next(n for n, line in enumerate(template, start=1) if "{first}" in line)
+    rows = dict(read_sentence_pairs([line.format(first=first, second=second) for line in template]))
+    return rows[number]
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUT_ROWS))
+@pytest.mark.parametrize(("first", "second", "reason"), [
+    ("A cat.", " ", "empty target sentence"),
+    (" ", "A cat.", "empty source sentence"),
+    (" ", "\u200b", "empty source and target sentence"),
+])
+def test_every_layout_says_which_sentence_is_empty_as_the_pair_reader_does(layout, first, second, reason) -> None:
+    """An STS, MSRP or table row with an empty sentence was 'empty sentence' where a line of
+    pairs says which side (`align`'s reader): one wording for both, from one rule."""
+    assert _row_of(layout, first, second) == reason
+    assert parse_tsv_line(f"{first}\t{second}", 1, tokenized=False).error == reason
+
+
+@pytest.mark.parametrize("layout", sorted(_LAYOUT_ROWS))
+def test_every_layout_refuses_a_sentence_over_the_pair_readers_limit(layout) -> None:
+    """The pair reader reports a sentence over MAX_SENTENCE_CHARS in its place (the parser needs
+    about 1 GB a 100,000 characters); the STS, MSRP and table layouts passed it to the parser."""
+    from paralign.corpora.sentence_pairs import MAX_SENTENCE_CHARS
+
+    long = "word " * (MAX_SENTENCE_CHARS // 5) + "end"
+    reason = f"target sentence too long (more than {MAX_SENTENCE_CHARS} characters)"
+    assert _row_of(layout, "A cat.", long) == reason
+    assert parse_tsv_line(f"A cat.\t{long}", 1, tokenized=False).error == reason
+    assert isinstance(_row_of(layout, "A cat.", "word " * (MAX_SENTENCE_CHARS // 5 - 1)), tuple)
+
+
+def test_the_sentences_of_a_file_of_pairs_are_those_of_the_pairs_similarity_reads(tmp_path) -> None:
+    """--idf-from told a file of pairs' lines apart by a rule of its own (_is_pair/_pair_id), and
+    took a line that similarity --pairs reports as bad for a sentence, tabs and all: a three-field
+    line whose third field is a number (a gold score after the sentences) was the sentence
+    'One two.\\tThree four.\\t4.2', a line of four fields one sentence of four. Now the pairs'
+    reader decides for both: the sentences of --idf-from are those of the pairs read."""
+    lines = ["The cat sat.\tA cat sat.\n", "p1\tDogs bark.\tA dog barks.\n", "One two.\tThree four.\t4.2\n",
+             "a\tb\tc\td\n", "It rains.\tRain falls.\n"]
+    path = tmp_path / "pairs.tsv"
+    path.write_text("".join(lines), encoding="utf-8")
+    read = [s for _, row in read_sentence_pairs(lines) if isinstance(row, tuple) for s in row]
+    assert read == ["The cat sat.", "A cat sat.", "Dogs bark.", "A dog barks.", "It rains.", "Rain falls."]
+    assert sentences_from_file(path) == read
+
+
+def test_a_two_field_line_of_a_file_of_numbered_pairs_is_a_bad_line() -> None:
+    """In a file of numbered pairs (id TAB s1 TAB s2, the ids whole numbers: numbered), a line of
+    two fields was scored as a pair: '12<TAB>Dogs bark.', its second sentence missing, was the
+    pair ('12', 'Dogs bark.'). It is a bad line now, saying so, the other lines read; --input-format
+    tsv still reads each line as align does (two fields: a pair)."""
+    lines = [f"{n}\tSentence {n} a.\tSentence {n} b.\n" for n in range(11, 16)]
+    lines[1] = "12\tDogs bark.\n"
+    rows = dict(read_sentence_pairs(lines))
+    assert rows[2] == ("2 fields in a file of numbered pairs (id, source, target): its id or a sentence missing? "
+                       "(--input-format tsv reads it as the pair of its two fields)")
+    assert [n for n, row in rows.items() if isinstance(row, tuple)] == [1, 3, 4, 5]
+    assert next(row for n, row, _ in read_pair_rows(lines, input_format="tsv") if n == 2) == ("12", "Dogs bark.")
+    unnumbered = ["A cat.\tA cat sat.\n", "p1\tDogs.\tA dog.\n"]  # s1 TAB s2 and id TAB s1 TAB s2 lines mixed: pairs
+    assert all(isinstance(row, tuple) for _, row in read_sentence_pairs(unnumbered))

@@ -179,7 +179,8 @@ def run(args: argparse.Namespace) -> int:
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
             WRITERS[args.format](args, list(_counted(progress(results, "aligning", total=len(listed)),
                                                      name, counts, shown)))
-    return batch_status(args, counts["bad"], counts["total"], name)
+    # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
+    return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
 
 
 def gold_input(path: str | None, input_format: str) -> list[InputPair] | None:

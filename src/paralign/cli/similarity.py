@@ -15,7 +15,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
-from ..corpora.gold_input import gold_input_pairs, scored_gold_note
+from ..corpora.gold_input import gold_input_lines, gold_input_pairs, scored_gold_note
 from ..corpora.sentence_pairs import INPUT_FORMATS, InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
 from ..signature import file_name_part
@@ -143,17 +143,21 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
     skip) is a row without sentences whose reason says so, whatever the layout. Each input
     opened is put in `handles`; a TSV-like input's layout in `layout`, a note in `notes`."""
     gold: list[str] = []  # a gold alignment file's format, once read
-    gold_pairs = None if args.source or args.input_format != "auto" or is_stdin(args.pairs) else \
-        gold_input_pairs(args.pairs, gold)
+    gold_pairs, lines = None, None
+    if not args.source:
+        handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
+        if args.input_format == "auto":  # stdin read as a file of the same content
+            gold_pairs, lines = gold_input_lines(handle, gold) if is_stdin(args.pairs) else \
+                (gold_input_pairs(args.pairs, gold), handle)
     if gold_pairs is not None:  # its sentence pairs on its tokens, as align reads them; its links not read
         layout.append("gold")
         notes.append(scored_gold_note(gold[0]))
         yield from (_row(pair, pair.error, None) for pair in gold_pairs)
         return
     if not args.source:
-        handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
         handles.append(handle)
-        for number, row, pair_id in read_pair_rows(handle, lambda number: undecodable_lines(handle).get(number), layout,
+        for number, row, pair_id in read_pair_rows(handle if lines is None else lines,
+                                                   lambda number: undecodable_lines(handle).get(number), layout,
                                                    input_format=args.input_format, notes=notes):
             yield number, row, pair_id, None
         return

@@ -44,7 +44,8 @@ _PHARAOH_LINE = re.compile(r"^(\d+[-?p]\d+)?(\s+\d+[-?p]\d+)*\s*$")
 _MULTIMWA_MIN_FIELDS = 8
 
 
-def _format_of_line(text: str) -> str | None:
+def format_of_line(text: str) -> str | None:
+    """The format a file's first non-blank line (stripped) says it is in (:func:`detect_format`), or None."""
     if text.startswith("["):
         return "jacana"
     if text.startswith("{"):
@@ -74,7 +75,7 @@ def detect_format(path: str | Path, *, name: str | None = None, lines: int = 10)
             text = text.strip()
             if not text:
                 continue
-            fmt = _format_of_line(text)
+            fmt = format_of_line(text)
             if fmt is not None:
                 return fmt
         first = first or (number, text)

@@ -8,13 +8,15 @@ links and all), or pairs given as TSV or JSONL lines (:mod:`paralign.corpora.sen
 
 from __future__ import annotations
 
-from itertools import islice
+import tempfile
+from collections.abc import Iterable, Iterator
+from itertools import chain, islice
 from pathlib import Path
 
 from ..errors import ParalignError
-from .alignments import detect_format, read_pairs
+from .alignments import detect_format, format_of_line, read_pairs
 from .base import BadPair, read_lines
-from .sentence_pairs import InputPair, detect_layout
+from .sentence_pairs import InputPair, detect_layout, takewhile_blank
 
 #: The gold alignment formats align reads as a whole file (its own reader takes TSV and JSONL lines).
 GOLD_INPUTS = ("jacana", "giza", "multimwa")
@@ -45,6 +47,26 @@ def gold_input_pairs(path: str | Path, found: list[str] | None = None) -> list[I
     return [InputPair(item.line or 0, None, None, item.id, item.reason) if isinstance(item, BadPair)
             else InputPair(item.line or 0, list(item.source), list(item.target), item.id)
             for item in read]
+
+
+def gold_input_lines(lines: Iterable[str], found: list[str] | None = None,
+                     ) -> tuple[list[InputPair] | None, Iterator[str]]:
+    """The pairs of a gold alignment file given as `lines` (stdin), as :func:`gold_input_pairs`
+    gives those of a file with the same content, or None; and the lines, to read line by line
+    when they are none. Only an input whose first line that is not blank says a gold format
+    (:func:`~.alignments.format_of_line`) is read to its end here (into a temporary file, as the
+    gold readers read a file whole): any other is left to stream, its first lines given back.
+    Before, a gold file on stdin was read line by line, every line of it bad."""
+    lines = iter(lines)
+    head = list(takewhile_blank(lines))
+    if not head or format_of_line(head[-1].strip()) not in GOLD_INPUTS:
+        return None, chain(head, lines)
+    read = head + list(lines)
+    with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
+        copy = Path(tmp) / "stdin"
+        copy.write_text("".join(read), encoding="utf-8")
+        pairs = gold_input_pairs(copy, found)
+    return pairs, iter(read)
 
 
 def _pairs_layout(path: str | Path, sample_lines: int = 50) -> bool:

@@ -106,13 +106,9 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     if not text.strip():
         return InputPair(number, None, None, error="empty line")
     fields = text.split("\t")
-    if len(fields) == 3 and _is_number(fields[2]):  # s1, s2, score: s2 was aligned against the score
-        return InputPair(number, None, None, error=f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are "
-                         "read as id, source, target; a gold score after the sentences? give the sentences alone "
-                         "(cut -f1,2), or to similarity a first line naming the columns sentence1, sentence2 and score")
-    if len(fields) not in (2, 3):
-        return InputPair(number, None, None, error=f"{counted(len(fields), 'field')}, expected 2 TAB-separated "
-                         f"sentences (source, target) or 3 fields (id, source, target){_csv_hint(fields)}")
+    error = _fields_error(fields)
+    if error is not None:
+        return InputPair(number, None, None, error=error)
     pair_id = (fields[0].strip() or None) if len(fields) == 3 else None
     pair = _pair(number, fields[-2], fields[-1], tokenized, pair_id)
     if len(fields) == 3 and pair.error == "empty target sentence":
@@ -120,6 +116,20 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
         pair = replace(pair, error="empty target sentence (3 fields read as id, source, target: "
                                    "a tab after the target?)")
     return pair
+
+
+def _fields_error(fields: list[str]) -> str | None:
+    """Why a line's TAB-separated `fields` are not a pair as a line of pairs holds one (``s1 TAB
+    s2``, ``id TAB s1 TAB s2``), or None: the one rule of :func:`parse_tsv_line` and of the
+    sentences of ``--idf-from`` (:func:`iter_sentences_from_file`), which had a rule of its own."""
+    if len(fields) == 3 and _is_number(fields[2]):  # s1, s2, score: s2 was aligned against the score
+        return (f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are read as id, source, target; a "
+                "gold score after the sentences? give the sentences alone (cut -f1,2), or to similarity a first line "
+                "naming the columns sentence1, sentence2 and score")
+    if len(fields) not in (2, 3):
+        return (f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences (source, target) or 3 fields "
+                f"(id, source, target){_csv_hint(fields)}")
+    return None
 
 
 def _csv_hint(fields: list[str]) -> str:
@@ -377,6 +387,12 @@ def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50,
     return layout, _pair_rows(layout, sample, lines)
 
 
+#: Why a line of two fields in a file of numbered pairs (:func:`numbered`) is not read: the pair
+#: of its id and a sentence was scored, its other sentence missing (``12 TAB Dogs bark.``).
+NUMBERED_TWO_FIELDS = ("2 fields in a file of numbered pairs (id, source, target): its id or a sentence missing? "
+                       "(--input-format tsv reads it as the pair of its two fields)")
+
+
 def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator[TextPairRow]:
     """:func:`sentence_pair_rows`' rows of a file in `layout`, its first lines `sample`, the rest `lines`."""
     if layout == "table":  # one pair a record, numbered by the line it starts on
@@ -384,10 +400,12 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
             if isinstance(record, str):
                 yield number, record, None
             else:
-                yield number, _sentences(record[TABLE_SENTENCES[0]], record[TABLE_SENTENCES[1]]), \
-                    record.get("id", "").strip() or None
+                yield _text_row(_pair(number, record[TABLE_SENTENCES[0]], record[TABLE_SENTENCES[1]], tokenized=False,
+                                      pair_id=record.get("id", "").strip() or None))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
+    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample
+                                         if line.strip()])  # every line has its id: two fields lack one
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
@@ -395,6 +413,9 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         fields = line.split("\t")
         if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
+        if layout == "pairs" and ids and len(fields) == 2:
+            yield number, NUMBERED_TWO_FIELDS, None
+            continue
         if layout == "pairs":  # `s1 TAB s2` or `id TAB s1 TAB s2`, read as align reads it
             yield _text_row(parse_tsv_line(line, number, tokenized=False))
             continue
@@ -414,14 +435,7 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         else:
             yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)", None
             continue
-        yield number, _sentences(fields[0], fields[1]), None
-
-
-def _pair_id(fields: list[str]) -> str | None:
-    """The id of an `id TAB s1 TAB s2` row ('' for an empty one), as :func:`parse_tsv_line` reads
-    three fields for `align`; None for another row, such as one whose third field is a number
-    (a gold score after the sentences: reported, as `align` reports it)."""
-    return fields[0].strip() if len(fields) == 3 and not _is_number(fields[2]) else None
+        yield _text_row(_pair(number, fields[0], fields[1], tokenized=False))  # as a line of pairs is checked
 
 
 def _text_row(pair: InputPair) -> TextPairRow:
@@ -429,11 +443,6 @@ def _text_row(pair: InputPair) -> TextPairRow:
     if pair.error is not None or not isinstance(pair.source, str) or not isinstance(pair.target, str):
         return pair.line, pair.error or "no sentences", pair.id
     return pair.line, (pair.source, pair.target), pair.id
-
-
-def _sentences(first: str, second: str) -> tuple[str, str] | str:
-    """A row's two sentences, white space around them aside, or "empty sentence"."""
-    return (first.strip(), second.strip()) if first.strip() and second.strip() else "empty sentence"
 
 
 def detect_layout(sample: Sequence[str]) -> str:
@@ -511,10 +520,12 @@ def sentences_from_file(path: str | Path) -> list[str]:
 
 
 def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterator[str]:
-    """Stream the sentences of an STS, STS Benchmark or MSRP file (those of every pair
-    ``similarity --pairs`` reads in it: :func:`read_sentence_pairs`), else of a text file: a
-    line's two sentences where it is a pair (``s1 TAB s2``, ``id TAB s1 TAB s2``) in a file whose
-    sampled lines are mostly pairs, else the line (a text file's line may hold a tab).
+    """Stream the sentences of a file of pairs (STS, STS Benchmark, MSRP, a table, or ``s1 TAB
+    s2``/``id TAB s1 TAB s2`` lines in a file whose sampled lines are mostly such pairs): those of
+    every pair ``similarity --pairs`` reads in it (:func:`read_sentence_pairs`, so a line it
+    reports as bad gives none: a three-field line whose third field is a number, a side empty or
+    too long; such a line was a sentence, tabs and all, by a rule of --idf-from's own), else of a
+    text file: its lines (a text file's line may hold a tab).
     (A pair's line was one sentence, TAB and both sides, so ``--idf-from pairs.tsv`` counted a
     pair as one document and never found a scored sentence in it: no note that the IDF
     statistics were fitted on the sentences scored.)
@@ -526,28 +537,18 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     """
     with open_text(path) as handle:
         sample = list(itertools.islice(handle, sample_lines))
-    layout = detect_layout(sample)
-    if layout != "pairs":  # STS, the STS Benchmark or MSRP
+    rows = [line.rstrip("\r\n").split("\t") for line in sample if line.strip()]
+    pairs = sum(_fields_error(fields) is None for fields in rows) * 2 > len(rows)  # else a text file, a tab or not
+    if detect_layout(sample) != "pairs" or pairs:  # STS, the STS Benchmark, MSRP, a table or pairs
         with open_text(path) as handle:
-            for _number, row in read_sentence_pairs(handle, sample_lines):
+            for _number, row in read_sentence_pairs(handle, sample_lines):  # as similarity --pairs reads them
                 if isinstance(row, tuple):
                     yield from row
         return
-    rows = [line.rstrip("\r\n").split("\t") for line in sample if line.strip()]
-    pairs = sum(_is_pair(fields) for fields in rows) * 2 > len(rows)  # else a text file, a tab or not
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
-            fields = line.rstrip("\r\n").split("\t")
-            if pairs and _is_pair(fields):  # a pair's two sentences, not its id
-                yield from (sentence.strip() for sentence in fields[-2:] if sentence.strip())
-            elif line.strip():
+            if line.strip():
                 yield line.strip()
-
-
-def _is_pair(fields: list[str]) -> bool:
-    """Whether a line's fields are a pair as ``similarity --pairs`` reads one: ``s1 TAB s2`` or
-    ``id TAB s1 TAB s2``."""
-    return len(fields) == 2 or _pair_id(fields) is not None
 
 
 def _is_sts_benchmark(sample: Sequence[str]) -> bool:

@@ -19,10 +19,10 @@ from typing import Any
 
 from ..aligners.batch import PairFailure
 from ..alignment import AlignFunction
-from .paraphrase import repeated_ids_note
 from .scores import SimilarityBatch, given_sides, parses_nothing, similarity_many
 from .signals import Signal
 from .signature import as_read, scored_aligner
+from .split_notes import repeated_ids_note
 
 #: One input row: its line number, its two sentences or why it has none, its id (JSONL's
 #: ``"id"``) and the file to name for it when not the input's name (two files).

@@ -438,7 +438,7 @@ DISPLAYS: tuple[tuple[str, str, str, Callable[..., str | None]], ...] = (
     ("paralign.metrics.parametric", "TableScores", HTML, _table_scores_html),
     ("paralign.metrics.paraeval.paper_values", "SegmentMatch", HTML, _segment_match_html),
     ("paralign.metrics.paraeval.explained", "GradedExplanation", HTML, _graded_html),
-    ("paralign.similarity.paraphrase", "ParaphraseEvaluation", HTML, _paraphrase_html),
+    ("paralign.similarity.paraphrase_evaluation", "ParaphraseEvaluation", HTML, _paraphrase_html),
     ("paralign.metrics.correlation", "MetaEvaluation", HTML, _meta_eval_html),
 )
 

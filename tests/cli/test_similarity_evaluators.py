@@ -1,0 +1,217 @@
+"""CLI: `evaluate-sts` and `evaluate-paraphrase` on subsets of the shared data (the same numbers as
+the library's `evaluate_*_files`) and on stdin (`-`), named as a file is (exact-match aligner: fast)."""
+
+from __future__ import annotations
+
+import io
+import json
+from itertools import islice
+
+import pytest
+
+from paralign.aligners.exact import exact_match_aligner
+from paralign.cli import main
+from paralign.corpora.sentence_pairs import sentences_from_file
+from paralign.similarity import evaluate_paraphrase_files, evaluate_sts_files
+
+
+def run_json(capsys, argv):
+    assert main(argv + ["--format", "json"]) == 0
+    captured = capsys.readouterr()
+    return json.loads(captured.out), captured.err
+
+
+def _head(src, dst, n):
+    with open(src, encoding="utf-8") as handle:
+        dst.write_text("".join(islice(handle, n)), encoding="utf-8")
+    return dst
+
+
+@pytest.mark.data
+def test_evaluate_sts_on_subsets(data, tmp_path, capsys):
+    root = data / "similarity"
+    headlines = _head(root / "sts" / "2013" / "headlines.test.tsv", tmp_path / "headlines.tsv", 80)
+    fnwn = _head(root / "sts" / "2013" / "FNWN.test.tsv", tmp_path / "fnwn.tsv", 40)
+    with open(fnwn, "a", encoding="utf-8") as handle:
+        handle.write("\tno score\tsecond\n")
+    result, err = run_json(
+        capsys, ["evaluate-sts", "--data", str(headlines), "--data", str(fnwn), "--aligner", "exact"]
+    )
+    assert result["pairs"] == 120 and result["skipped"] == 1
+    assert "fnwn.tsv:41: skipped: no gold score" in err
+    per_set = {s["name"]: s for s in result["sets"]}
+    assert per_set["headlines.tsv"]["pairs"] == 80
+    # headlines are lexical: even exact matching correlates clearly with the gold scores
+    assert per_set["headlines.tsv"]["pearson"] > 0.4
+    weighted = (80 * per_set["headlines.tsv"]["pearson"] + 40 * per_set["fnwn.tsv"]["pearson"]) / 120
+    assert result["pearson"] == pytest.approx(weighted)
+    report = evaluate_sts_files([headlines], aligner=exact_match_aligner)
+    assert report.to_dict()["aligner"] == "exact"
+    assert report.to_dict()["pearson"] == pytest.approx(per_set["headlines.tsv"]["pearson"])
+    assert main(["evaluate-sts", "--data", str(headlines), "--aligner", "exact"]) == 0
+    assert "headlines.tsv" in capsys.readouterr().out
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_on_subsets(data, tmp_path, capsys):
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 121)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", 61)
+    with open(test, "a", encoding="utf-8") as handle:
+        handle.write("1\t1\t2\tonly three fields\n")
+    assert len(sentences_from_file(train)) == 240
+    result, err = run_json(
+        capsys, ["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]
+    )
+    assert set(result) >= {"threshold", "accuracy", "precision", "recall", "f1"}
+    assert result["train_pairs"] == 120 and result["test_pairs"] == 60
+    assert result["skipped"] == 1 and "test.tsv:62: skipped" in err
+    assert 0.0 <= result["threshold"] <= 1.0
+    # the threshold is tuned on training pairs: never worse than a constant answer there
+    tr = result["train"]
+    positives = (tr["tp"] + tr["fn"]) / 120
+    assert tr["accuracy"] >= max(positives, 1 - positives)
+    assert result["aligner"] == "exact"
+    lib = evaluate_paraphrase_files([train], test, aligner=exact_match_aligner, classifier="signal", signal="idf")
+    assert lib["signal"] == "idf" and lib["test_pairs"] == 60 and lib["classifier"] == "signal"
+    assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]) == 0
+    assert "accuracy" in capsys.readouterr().out
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_uses_the_paraphrase_preset_unless_told(data, tmp_path, capsys):
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", 41)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", 21)
+    base = ["evaluate-paraphrase", "--train", str(train), "--test", str(test)]
+    preset, _ = run_json(capsys, base)
+    default, _ = run_json(capsys, base + ["--preset", "default"])
+    assert preset["aligner"] == "sultan:paraphrase" and default["aligner"] == "sultan:default"
+    assert preset["train_pairs"] == default["train_pairs"] == 40 and preset["test_pairs"] == 20
+    assert main(base + ["--preset", "paper"]) == 0
+    assert "aligner sultan:paper" in capsys.readouterr().out
+
+
+def _exact_paraphrase_argv(data, tmp_path, train_lines: int, test_lines: int) -> list[str]:
+    """evaluate-paraphrase with the exact aligner on the first lines of MSRP train and test."""
+    root = data / "similarity" / "msrp"
+    train = _head(root / "msr-para-train.tsv", tmp_path / "train.tsv", train_lines)
+    test = _head(root / "msr-para-test.tsv", tmp_path / "test.tsv", test_lines)
+    return ["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--aligner", "exact"]
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_rule_and_cross_validation(data, tmp_path, capsys):
+    base = _exact_paraphrase_argv(data, tmp_path, 121, 41)
+    low, _ = run_json(capsys, base)
+    assert low["rule"] == "lowest" and low["cross_validation"] is None
+    mid, _ = run_json(capsys, base + ["--rule", "plateau-middle", "--cv-folds", "5"])
+    assert mid["rule"] == "plateau-middle" and mid["threshold"] >= low["threshold"]
+    assert mid["train"]["accuracy"] == pytest.approx(low["train"]["accuracy"])  # both maximise it
+    cv = mid["cross_validation"]
+    assert cv["folds"] == 5 and cv["rule"] == "plateau-middle" and 0.0 <= cv["accuracy"] <= 1.0
+    logistic, _ = run_json(capsys, base + ["--rule", "logistic"])
+    assert logistic["rule"] == "logistic"
+    assert main(base + ["--rule", "logistic", "--cv-folds", "3"]) == 0
+    assert "3-fold cross-validation" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(base + ["--rule", "highest"])
+
+
+@pytest.mark.data
+def test_evaluate_paraphrase_classifiers(data, tmp_path, capsys):
+    from paralign.similarity.features import ALIGNMENT_FEATURES, FEATURES
+    from paralign.similarity.model import LogisticModel
+
+    base = _exact_paraphrase_argv(data, tmp_path, 201, 41)
+    model, _ = run_json(capsys, base + ["--cv-folds", "5"])
+    assert model["classifier"] == "features" and model["signal"] == ""
+    assert [f["name"] for f in model["model"]["features"]] == list(FEATURES)
+    assert 0.0 < model["threshold"] < 1.0  # a probability
+    assert model["cross_validation"]["folds"] == 5
+    fitted = LogisticModel.from_dict(model["model"])
+    assert fitted.l2 == 1.0 and len(fitted.weights) == len(FEATURES)
+    signal, _ = run_json(capsys, base + ["--classifier", "signal"])
+    assert signal["classifier"] == "signal" and signal["signal"] == "sultan2014" and signal["model"] is None
+    implied, _ = run_json(capsys, base + ["--signal", "all-words"])
+    assert implied["classifier"] == "signal" and implied["signal"] == "all-words"
+    heavy, _ = run_json(capsys, base + ["--l2", "1000"])
+    assert heavy["model"]["l2"] == 1000.0
+    assert max(abs(f["weight"]) for f in heavy["model"]["features"]) < max(
+        abs(f["weight"]) for f in model["model"]["features"]
+    )
+    assert main(base + ["--classifier", "features", "--signal", "all-words"]) != 0
+    assert "'signal' classifier" in capsys.readouterr().err
+    assert main(base) == 0
+    assert "logistic model over alignment+mt features" in capsys.readouterr().out
+    assert model["feature_set"] == "alignment+mt" and signal["feature_set"] is None
+    alignment_only, _ = run_json(capsys, base + ["--feature-set", "alignment"])
+    assert alignment_only["feature_set"] == "alignment"
+    assert [f["name"] for f in alignment_only["model"]["features"]] == list(ALIGNMENT_FEATURES)
+    assert main(base + ["--classifier", "signal", "--feature-set", "alignment"]) != 0
+    assert "feature set applies to the 'features' classifier" in capsys.readouterr().err
+    # --l2 with the signal classifier was ignored without a word (exit 0)
+    assert main(base + ["--classifier", "signal", "--l2", "5"]) == 2
+    assert "L2 penalty applies to the 'features' classifier" in capsys.readouterr().err
+
+
+# -- '-' reads stdin (evaluate-sts --data, evaluate-paraphrase --train/--test) -------------------
+_STS = "4.0\tA man plays a guitar.\tA man plays a guitar.\n1.0\tCats sleep.\tDogs bark.\n" \
+       "\tno score\tsecond\n3.0\tThe cat sleeps.\tThe cat naps.\n"
+
+
+def _byte_stdin(monkeypatch, text: str) -> None:
+    """stdin as in a shell: text over a byte buffer (read_once copies the bytes)."""
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8")), encoding="utf-8"))
+
+
+def test_evaluate_sts_reads_stdin_and_names_it(tmp_path, capsys, monkeypatch):
+    path = tmp_path / "sts.tsv"
+    path.write_text(_STS, encoding="utf-8")
+    expected, _ = run_json(capsys, ["evaluate-sts", "--data", str(path), "--aligner", "exact"])
+    _byte_stdin(monkeypatch, _STS)
+    result, err = run_json(capsys, ["evaluate-sts", "--data", "-", "--aligner", "exact"])
+    (one,) = result["sets"]
+    assert one["path"] == one["name"] == "<stdin>" and one["pairs"] == 3
+    assert one["skipped_rows"] == [{"line": 3, "reason": "no gold score"}]
+    assert one["pearson"] == pytest.approx(expected["sets"][0]["pearson"])
+    assert "<stdin>:3: skipped: no gold score" in err
+    assert "paralign-" not in json.dumps(result) + err  # never the temporary copy
+    monkeypatch.setattr("sys.stdin", io.StringIO(_STS))  # a text stream without bytes under it
+    assert main(["evaluate-sts", "--data", str(path), "--data", "-", "--aligner", "exact"]) == 0
+    out = capsys.readouterr().out
+    assert "<stdin>" in out and "sts.tsv" in out and "paralign-" not in out
+
+
+def test_evaluate_sts_stdin_errors_name_stdin(tmp_path, capsys, monkeypatch):
+    _byte_stdin(monkeypatch, "not an STS row\n")
+    assert main(["evaluate-sts", "--data", "-", "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert "<stdin>: no STS rows found" in err and "paralign-" not in err
+    _byte_stdin(monkeypatch, _STS)
+    assert main(["evaluate-sts", "--data", "-", "--data", "-", "--aligner", "exact"]) == 2  # a usage error (issue 23)
+    assert "stdin can be read only once" in capsys.readouterr().err
+    assert main(["evaluate-sts", "--data", "-", "--idf-from", "-", "--aligner", "exact"]) == 2  # a usage error (issue 23)
+    assert "--data, --idf-from" in capsys.readouterr().err
+    path = tmp_path / "sts.tsv"
+    path.write_text(_STS, encoding="utf-8")
+    result, _ = run_json(capsys, ["evaluate-sts", "--data", str(path), "--idf-from", "-",
+                                  "--signal", "idf", "--aligner", "exact"])
+    assert result["signal"] == "idf" and result["sets"][0]["path"] == str(path)
+
+
+def test_evaluate_sts_skips_non_finite_and_out_of_range_gold_and_refuses_a_file_without_any(tmp_path, capsys):
+    """A wrong gold score never reaches the correlation: such rows are skipped with their line,
+    and a file with no usable pair is a data error (exit 1), not a correlation of nothing."""
+    good = ["4.0\tA cat sat.\tA cat sat down.", "1.0\tHe left.\tShe stayed home.", "2.5\tDogs bark.\tA dog barks."]
+    path = tmp_path / "sts.tsv"
+    path.write_text("\n".join([good[0], "inf\tThe dog ran.\tA dog runs.", good[1], "9\tX y.\tX y.", good[2]]) + "\n")
+    result, err = run_json(capsys, ["evaluate-sts", "--data", str(path), "--aligner", "exact"])
+    assert result["pairs"] == 3 and result["skipped"] == 2
+    assert f"{path}:2: skipped: gold score 'inf' is not a finite number" in err
+    assert f"{path}:4: skipped: gold score 9 outside 0-5" in err
+    bad = tmp_path / "bad.tsv"
+    bad.write_text("9\tThe dog ran.\tA dog runs.\n-1\ta b.\tc d.\n")
+    assert main(["evaluate-sts", "--data", str(bad), "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert f"{bad}: no usable STS pairs (line 1: gold score 9 outside 0-5)" in err and "Traceback" not in err
