@@ -460,19 +460,31 @@ def test_cli_md_parametric_signature_example_is_what_the_command_prints(tmp_path
     assert capsys.readouterr().out.splitlines()[-1] == example[6]
 
 
-def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys) -> None:
-    """examples/alignment/README.md: its `paralign score-alignments` command "gives macro P = R =
-    F1 = 88.6, micro 87.5, exact 1 of 3, AER 6.2"."""
-    page = ROOT / "examples" / "alignment" / "README.md"
+def run_example_command(folder: str, pattern: str, capsys) -> tuple[re.Match[str], str, list[str]]:
+    """examples/FOLDER/README.md's command and what it says the command gives: the `pattern`
+    match on the page's text (group 1 the command after `paralign`, its `examples/` paths run
+    from the repository), the page's text and the command's stdout lines (exit status 0)."""
+    page = ROOT / "examples" / folder / "README.md"
     text = " ".join(page.read_text(encoding="utf-8").split())
-    command = re.search(r"paralign (score-alignments --gold \S+ --system \S+) gives macro P = R = F1 = ([\d.]+), "
-                        r"micro ([\d.]+), exact (\d+ of \d+), AER ([\d.]+)", text)
-    assert command is not None, "examples/alignment/README.md no longer shows what score-alignments gives"
+    command = re.search(pattern, text)
+    assert command is not None, f"{page.relative_to(ROOT)} no longer shows what its command gives"
     argv = [str(ROOT / a) if a.startswith("examples/") else a for a in command[1].split()]
     assert main(argv) == 0
-    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.strip()}
+    return command, text, capsys.readouterr().out.splitlines()
+
+
+def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys) -> None:
+    """examples/alignment/README.md: its `paralign score-alignments` command "gives macro P = R =
+    F1 = 88.6, micro 87.5, exact 1 of 3, AER 6.2", and its signature names the file its possible
+    links came from, as the page says."""
+    command, text, out = run_example_command(
+        "alignment", r"paralign (score-alignments --gold \S+ --system \S+) gives macro P = R = F1 = ([\d.]+), "
+        r"micro ([\d.]+), exact (\d+ of \d+), AER ([\d.]+)", capsys)
+    rows = {line.split()[0]: line.split()[1:] for line in out if line.strip()}
     assert rows["macro"] == [command[2]] * 3 and rows["micro"] == [command[3]] * 3
     assert f"({command[4]})" in " ".join(rows["exact"]) and rows["AER"] == [command[5]]
+    said = re.search(r"Its signature says `([^`]+)`", text)
+    assert said is not None and rows["signature:"][0].split("|")[-2] == said[1]
 
 
 # -- names the pages give ----------------------------------------------------------------------
