@@ -487,6 +487,18 @@ def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys)
     assert said is not None and rows["signature:"][0].split("|")[-2] == said[1]
 
 
+def test_the_lattice_examples_figures_are_what_lattice_paths_prints(data, capsys) -> None:
+    """examples/lattice/README.md: its `paralign lattice paths` command "gives 13 paths, 9 of
+    them new", the new path it quotes among them; and the README's `lattice draw` reads the
+    same shipped group."""
+    command, _, out = run_example_command(
+        "lattice", r"paralign (lattice paths \S+ --all \d+ --no-inputs) The second gives (\d+) paths, "
+        r"(\d+) of them new \(\"([^\"]+)\" among them\)", capsys)
+    assert out[0].startswith(f"paths: {command[2]} ") and out[1].endswith(f": {command[3]}")
+    assert command[4] in out
+    assert "paralign lattice draw examples/lattice/group.txt" in README.read_text(encoding="utf-8")
+
+
 # -- names the pages give ----------------------------------------------------------------------
 
 #: Dotted names in the docs whose first part is spelled like a paralign module but that are not
