@@ -574,22 +574,17 @@ def test_the_name_check_finds_a_moved_name() -> None:
     assert not unresolved_name("sys.maxsize", modules)
 
 
-def test_the_readmes_python_snippets_run(tmp_path, monkeypatch) -> None:
+def test_the_readmes_python_snippets_run(data, tmp_path, monkeypatch) -> None:
     """The README's ```python blocks (not doctests: the picture against gold) run as written,
-    given the names they leave to the reader (two token lists, an alignment and its gold), and
-    write the picture they say."""
+    copied into a fresh interpreter (every name they use defined in them: a reader pastes them),
+    and write the picture they say."""
     import xml.etree.ElementTree as ET
-
-    import paralign
 
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert blocks, "the README has no ```python block left: drop this test"
     monkeypatch.chdir(tmp_path)
     for block in blocks:
-        names = {"source_tokens": ["The", "cat", "sat"], "target_tokens": ["A", "cat", "sat", "down"],
-                 "alignment": paralign.Alignment.from_pharaoh("0-0 1-1 2-3"),
-                 "gold_alignment": paralign.Alignment.from_pharaoh("0-0 1-1 2-2 2?3")}
-        exec(compile(block, "README.md", "exec"), names)  # noqa: S102 - the README's own code
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - the README's own code
     written = sorted(tmp_path.glob("*.svg"))
     assert [p.name for p in written] == ["pair.svg"]
     assert ET.parse(written[0]).getroot().tag.endswith("svg")
