@@ -590,6 +590,34 @@ def test_the_readmes_python_snippets_run(data, tmp_path, monkeypatch) -> None:
     assert ET.parse(written[0]).getroot().tag.endswith("svg")
 
 
+def test_the_first_commands_run_as_written(data, tmp_path) -> None:
+    """The README's first commands on your own sentences (Install, the ```sh block after
+    `paralign demo`) run in a shell as written, `paralign` being this tree's, and print what the
+    paragraph under them says: the unaligned words, the 0.666667 of the senator pair, a ParaEval
+    score."""
+    import os
+    import subprocess
+    import sys
+
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"Then on your own sentences[^\n]*\n\n```sh\n(.*?)```\n\n(.*?)\n\n", text, re.S)
+    assert block is not None, "the README no longer shows first commands after Install"
+    shim = tmp_path / "bin" / "paralign"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m paralign "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = dict(os.environ, PATH=f"{shim.parent}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(PACKAGE.parent),
+               NO_COLOR="1")
+    done = subprocess.run(["sh", "-e", "-c", block[1]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = " ".join(block[2].split())
+    assert "unaligned source: 0 The" in done.stdout and "unaligned" in said
+    score = re.search(r"\(here (\d\.\d+):", said)
+    assert score is not None and f"\n{score[1]}\n" in done.stdout
+    assert re.search(r"^ParaEval \d\.\d+ P = ", done.stdout, re.M)
+
+
 def test_results_md_is_what_collect_results_makes_of_the_pages() -> None:
     """docs/RESULTS.md joins docs/results/*.md; a page edited without re-running
     benchmarks/collect_results.py left RESULTS.md saying the old thing (found: the aligner page's
