@@ -460,19 +460,43 @@ def test_cli_md_parametric_signature_example_is_what_the_command_prints(tmp_path
     assert capsys.readouterr().out.splitlines()[-1] == example[6]
 
 
-def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys) -> None:
-    """examples/alignment/README.md: its `paralign score-alignments` command "gives macro P = R =
-    F1 = 88.6, micro 87.5, exact 1 of 3, AER 6.2"."""
-    page = ROOT / "examples" / "alignment" / "README.md"
+def run_example_command(folder: str, pattern: str, capsys) -> tuple[re.Match[str], str, list[str]]:
+    """examples/FOLDER/README.md's command and what it says the command gives: the `pattern`
+    match on the page's text (group 1 the command after `paralign`, its `examples/` paths run
+    from the repository), the page's text and the command's stdout lines (exit status 0)."""
+    page = ROOT / "examples" / folder / "README.md"
     text = " ".join(page.read_text(encoding="utf-8").split())
-    command = re.search(r"paralign (score-alignments --gold \S+ --system \S+) gives macro P = R = F1 = ([\d.]+), "
-                        r"micro ([\d.]+), exact (\d+ of \d+), AER ([\d.]+)", text)
-    assert command is not None, "examples/alignment/README.md no longer shows what score-alignments gives"
+    command = re.search(pattern, text)
+    assert command is not None, f"{page.relative_to(ROOT)} no longer shows what its command gives"
     argv = [str(ROOT / a) if a.startswith("examples/") else a for a in command[1].split()]
     assert main(argv) == 0
-    rows = {line.split()[0]: line.split()[1:] for line in capsys.readouterr().out.splitlines() if line.strip()}
+    return command, text, capsys.readouterr().out.splitlines()
+
+
+def test_the_alignment_examples_figures_are_what_score_alignments_prints(capsys) -> None:
+    """examples/alignment/README.md: its `paralign score-alignments` command "gives macro P = R =
+    F1 = 88.6, micro 87.5, exact 1 of 3, AER 6.2", and its signature names the file its possible
+    links came from, as the page says."""
+    command, text, out = run_example_command(
+        "alignment", r"paralign (score-alignments --gold \S+ --system \S+) gives macro P = R = F1 = ([\d.]+), "
+        r"micro ([\d.]+), exact (\d+ of \d+), AER ([\d.]+)", capsys)
+    rows = {line.split()[0]: line.split()[1:] for line in out if line.strip()}
     assert rows["macro"] == [command[2]] * 3 and rows["micro"] == [command[3]] * 3
     assert f"({command[4]})" in " ".join(rows["exact"]) and rows["AER"] == [command[5]]
+    said = re.search(r"Its signature says `([^`]+)`", text)
+    assert said is not None and rows["signature:"][0].split("|")[-2] == said[1]
+
+
+def test_the_lattice_examples_figures_are_what_lattice_paths_prints(data, capsys) -> None:
+    """examples/lattice/README.md: its `paralign lattice paths` command "gives 13 paths, 9 of
+    them new", the new path it quotes among them; and the README's `lattice draw` reads the
+    same shipped group."""
+    command, _, out = run_example_command(
+        "lattice", r"paralign (lattice paths \S+ --all \d+ --no-inputs) The second gives (\d+) paths, "
+        r"(\d+) of them new \(\"([^\"]+)\" among them\)", capsys)
+    assert out[0].startswith(f"paths: {command[2]} ") and out[1].endswith(f": {command[3]}")
+    assert command[4] in out
+    assert "paralign lattice draw examples/lattice/group.txt" in README.read_text(encoding="utf-8")
 
 
 # -- names the pages give ----------------------------------------------------------------------
@@ -550,25 +574,48 @@ def test_the_name_check_finds_a_moved_name() -> None:
     assert not unresolved_name("sys.maxsize", modules)
 
 
-def test_the_readmes_python_snippets_run(tmp_path, monkeypatch) -> None:
+def test_the_readmes_python_snippets_run(data, tmp_path, monkeypatch) -> None:
     """The README's ```python blocks (not doctests: the picture against gold) run as written,
-    given the names they leave to the reader (two token lists, an alignment and its gold), and
-    write the picture they say."""
+    copied into a fresh interpreter (every name they use defined in them: a reader pastes them),
+    and write the picture they say."""
     import xml.etree.ElementTree as ET
-
-    import paralign
 
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(encoding="utf-8"), re.S)
     assert blocks, "the README has no ```python block left: drop this test"
     monkeypatch.chdir(tmp_path)
     for block in blocks:
-        names = {"source_tokens": ["The", "cat", "sat"], "target_tokens": ["A", "cat", "sat", "down"],
-                 "alignment": paralign.Alignment.from_pharaoh("0-0 1-1 2-3"),
-                 "gold_alignment": paralign.Alignment.from_pharaoh("0-0 1-1 2-2 2?3")}
-        exec(compile(block, "README.md", "exec"), names)  # noqa: S102 - the README's own code
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - the README's own code
     written = sorted(tmp_path.glob("*.svg"))
     assert [p.name for p in written] == ["pair.svg"]
     assert ET.parse(written[0]).getroot().tag.endswith("svg")
+
+
+def test_the_first_commands_run_as_written(data, tmp_path) -> None:
+    """The README's first commands on your own sentences (Install, the ```sh block after
+    `paralign demo`) run in a shell as written, `paralign` being this tree's, and print what the
+    paragraph under them says: the unaligned words, the 0.666667 of the senator pair, a ParaEval
+    score."""
+    import os
+    import subprocess
+    import sys
+
+    text = README.read_text(encoding="utf-8")
+    block = re.search(r"Then on your own sentences[^\n]*\n\n```sh\n(.*?)```\n\n(.*?)\n\n", text, re.S)
+    assert block is not None, "the README no longer shows first commands after Install"
+    shim = tmp_path / "bin" / "paralign"
+    shim.parent.mkdir()
+    shim.write_text(f'#!/bin/sh\nexec "{sys.executable}" -m paralign "$@"\n', encoding="utf-8")
+    shim.chmod(0o755)
+    env = dict(os.environ, PATH=f"{shim.parent}{os.pathsep}{os.environ['PATH']}", PYTHONPATH=str(PACKAGE.parent),
+               NO_COLOR="1")
+    done = subprocess.run(["sh", "-e", "-c", block[1]], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    said = " ".join(block[2].split())
+    assert "unaligned source: 0 The" in done.stdout and "unaligned" in said
+    score = re.search(r"\(here (\d\.\d+):", said)
+    assert score is not None and f"\n{score[1]}\n" in done.stdout
+    assert re.search(r"^ParaEval \d\.\d+ P = ", done.stdout, re.M)
 
 
 def test_results_md_is_what_collect_results_makes_of_the_pages() -> None:

@@ -101,3 +101,23 @@ def test_a_file_or_an_unwritable_folder_as_dir_is_one_usage_error(fetched, tmp_p
         captured = capsys.readouterr()
         assert said in captured.err and str(tmp_path / target) in captured.err and captured.err.count("\n") == 1
         assert captured.out == "" and fetched == []
+
+
+def test_a_failed_fetch_says_what_to_do_and_no_nltk_data_for_an_empty_folder(tmp_path: Path, monkeypatch,
+                                                                            capsys) -> None:
+    """Offline, it printed `wordnet: FAILED` for each package and then `paralign does not look
+    there: set NLTK_DATA=DIR` for a folder it had put nothing in, and nothing about what to do
+    next. Now a failed package is named on one line with the cause to look for and the way
+    round it (another machine's nltk_data and NLTK_DATA), and no NLTK_DATA is offered for a
+    folder that received nothing (exit 1)."""
+    import nltk
+
+    monkeypatch.setattr(nltk, "download", lambda package, download_dir=None, quiet=False, **kwargs: False)
+    target = tmp_path / "data"
+    assert main(["download", "--dir", str(target)]) == 1
+    out = capsys.readouterr().out
+    assert out.splitlines()[:3] == ["wordnet: FAILED", "stopwords: FAILED", "mwa_ppdb: FAILED"]
+    assert "NLTK_DATA=" not in out
+    last = out.splitlines()[-1]
+    assert last.startswith("not fetched: wordnet, stopwords, mwa_ppdb (") and "internet" in last
+    assert "set NLTK_DATA" in last

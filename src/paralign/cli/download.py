@@ -39,8 +39,13 @@ def run(args: argparse.Namespace) -> int:
     def render(r: dict[str, bool]) -> str:
         lines = [f"{k}: {'ok' if v else 'FAILED'}" for k, v in r.items()]
         lines.append(f"in {folder}")
-        if not searched(folder):
+        if any(r.values()) and not searched(folder):
             lines.append(f"paralign does not look there: set NLTK_DATA={folder}")
+        failed = [k for k, v in r.items() if not v]
+        if failed:
+            lines.append(f"not fetched: {', '.join(failed)} (nltk's messages above say why; it needs internet to "
+                         "reach NLTK's data server). On a machine without it, copy an nltk_data folder holding "
+                         "them from one with it and set NLTK_DATA to that folder")
         return "\n".join(lines)
 
     emit(result, args.format, render)
