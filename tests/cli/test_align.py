@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import re
 import sys
@@ -869,6 +870,21 @@ def test_align_reads_a_gold_file_as_its_pairs_on_their_tokens(fmt: str, tmp_path
     assert first["source"] == GOLD_PAIRS[0][0].split() and first["id"] == ("0:0" if fmt == "multimwa" else "1")
     assert main(["score-alignments", "--gold", str(gold), "--system", str(out), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["skipped"] == 0
+
+
+@pytest.mark.parametrize("fmt", ["jacana", "multimwa", "giza"])
+def test_align_reads_a_gold_file_on_stdin_as_the_same_file_by_path(fmt: str, tmp_path: Path, monkeypatch,
+                                                                    capsys) -> None:
+    """A gold file on stdin (``cat gold.json | paralign align``) was read line by line, every line
+    of it bad (exit 1), where ``similarity`` reads it as the same file by its path: both now tell
+    it by one rule (corpora.gold_input.gold_input)."""
+    gold = _gold_files(tmp_path)[fmt]
+    assert main(["align", str(gold), "--format", "json"]) == 0
+    by_path = capsys.readouterr().out
+    monkeypatch.setattr("sys.stdin", io.StringIO(gold.read_text(encoding="utf-8")))
+    assert main(["align", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == by_path and "warning" not in captured.err
 
 
 @pytest.mark.parametrize("lines", [["A dog ran .\tA dog runs .", "[1, 2]"],

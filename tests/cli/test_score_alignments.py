@@ -427,6 +427,26 @@ def test_help_explains_every_output_line(capsys) -> None:
         assert f"{name} =" in text, name
 
 
+def test_help_names_the_companion_files_the_code_pairs(capsys, tmp_path: Path) -> None:
+    """--gold-possible's help said its default, a *.sure+poss.json file, is used only beside a
+    *.sure.json gold, but corpora.jacana.companion_files pairs X.json with X.sure+poss.json too
+    (examples/alignment/gold.json is scored so): the help names both, each as the code pairs it."""
+    from paralign.corpora.jacana import companion_files
+
+    with pytest.raises(SystemExit):
+        main(["score-alignments", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "X.sure+poss.json beside a jacana gold X.sure.json or X.json" in text
+    assert "gold X.sure+poss.json takes its sure links from X.sure.json or X.json" in text
+    merged = tmp_path / "X.sure+poss.json"
+    merged.write_text("[]", encoding="utf-8")
+    for name in ("X.sure.json", "X.json"):
+        gold = tmp_path / name
+        gold.write_text("[]", encoding="utf-8")
+        assert companion_files(gold) == (gold, merged) and companion_files(merged) == (gold, merged)
+        gold.unlink()
+
+
 def test_sure_plus_possible_on_a_gold_without_possible_links_warns(capsys, tmp_path: Path, data: Path) -> None:
     """MSR RTE2's majority jacana file has every possibleAlign empty (its README): --gold-links
     sure+possible scored its sure links as --gold-links sure does, and said nothing. It now warns

@@ -469,3 +469,18 @@ def test_a_two_field_line_of_a_file_of_numbered_pairs_is_a_bad_line() -> None:
     assert next(row for n, row, _ in read_pair_rows(lines, input_format="tsv") if n == 2) == ("12", "Dogs bark.")
     unnumbered = ["A cat.\tA cat sat.\n", "p1\tDogs.\tA dog.\n"]  # s1 TAB s2 and id TAB s1 TAB s2 lines mixed: pairs
     assert all(isinstance(row, tuple) for _, row in read_sentence_pairs(unnumbered))
+
+
+def test_the_sentences_of_a_jsonl_file_are_those_of_its_records(tmp_path) -> None:
+    """--idf-from on a JSONL file of pairs counted each JSON line as a sentence ('{"source": ...}',
+    braces, keys and all), where similarity --pairs reads the same lines as records: its sentences
+    are now those of the records read_pair_rows reads, a side given as tokens joined by spaces,
+    a bad record giving none."""
+    lines = ['{"source": "A man plays guitar.", "target": "A man is playing a guitar."}\n', "\n",
+             '{"id": "p2", "source": ["Cats", "sleep", "."], "target": "Dogs bark."}\n', '{"id": "bad"}\n']
+    path = tmp_path / "pairs.jsonl"
+    path.write_text("".join(lines), encoding="utf-8")
+    read = [" ".join(side) if isinstance(side, list) else side
+            for _, row, _ in read_pair_rows(lines) if isinstance(row, tuple) for side in row]
+    assert read == ["A man plays guitar.", "A man is playing a guitar.", "Cats sleep .", "Dogs bark."]
+    assert sentences_from_file(path) == read

@@ -372,7 +372,8 @@ def add_similarity_options(
             action="append",
             default=[],
             metavar=FILE,
-            help="STS/MSRP/text file whose sentences give IDF statistics (for --signal idf*; repeatable)",
+            help="file of pairs (TSV, JSONL, STS, MSRP) or text whose sentences give IDF statistics "
+                 "(for --signal idf*; repeatable)",
         )
 
 

@@ -3,8 +3,8 @@
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
 number, a gold score after the sentences, is reported, not aligned), JSONL lines with
 "source"/"target" (or "sentence1"/"sentence2"), two line-aligned files (`--source F --target F`),
-or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV: its pairs, on the gold's tokens, so the
-output scores against it with score-alignments). Output (--format): one
+or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV, by its path or on stdin: its pairs, on
+the gold's tokens, so the output scores against it with score-alignments). Output (--format): one
 Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based indices of the
 tokens aligned: spaCy's, or with --tokenized or a gold file's the input's own, split on white
 space, as SimAlign and fast_align users' golds are; json lists them; text), JSON Lines (one JSON object per pair,
@@ -50,7 +50,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..aligners.signature import alignment_signature, tokens_part
-from ..corpora.gold_input import gold_input_pairs
+from ..corpora.gold_input import gold_input
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
@@ -130,7 +130,6 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
     aligner = loaded_aligner(args)
-    gold = None if args.source else gold_input(args.input, args.input_format)
     # each pair's: tok:none where its tokens are the input's own (InputPair.own_sides: --tokenized,
     # or a JSON record's token lists; tok:none/spacy for one side's); a gold file's pairs are on
     # its tokens, --tokenized or not; keyed (own sides, tokens given): the exact aligner reads
@@ -139,22 +138,23 @@ def run(args: argparse.Namespace) -> int:
         (own, given): alignment_signature(aligner, given_tokens=given, **tokens_part(own))
         for own, given in (((False, False), False), ((True, True), True), ((False, False), True),
                            ((True, False), False), ((False, True), False))}
-    # what a run with no pair aligned signs: its pairs' tokens were to be the input's own, or a gold's
-    own = args.tokenized and gold is None
-    args.tokens_given = ((own, own), args.tokenized or gold is not None)
     name = args.source or input_name(args.input)
+    gold: list[InputPair] | None = None
     with ExitStack() as stack, cluster_runner(args):
         if args.source:
             src = stack.enter_context(open_in(args.source, args.encoding_errors))
             tgt = stack.enter_context(open_in(args.target, args.encoding_errors))
-            pairs = read_parallel(src, tgt, args.tokenized, source_name=args.source, target_name=args.target)
+            pairs: Iterable[InputPair] = read_parallel(src, tgt, args.tokenized, source_name=args.source,
+                                                       target_name=args.target)
             handles = [(tgt, args.target), (src, args.source)]
-        elif gold is not None:
-            pairs, handles = iter(gold), []
         else:
             handle = stack.enter_context(open_in(args.input, args.encoding_errors))
-            pairs = read_input_pairs(handle, args.input_format, args.tokenized)
-            handles = [(handle, None)]
+            gold, lines = gold_input_of(args.input, args.input_format, handle)
+            pairs, handles = (iter(gold), []) if gold is not None else \
+                (read_input_pairs(lines, args.input_format, args.tokenized), [(handle, None)])
+        # what a run with no pair aligned signs: its pairs' tokens were to be the input's own, or a gold's
+        own = args.tokenized and gold is None
+        args.tokens_given = ((own, own), args.tokenized or gold is not None)
         counts = {"total": 0, "bad": 0}
         shown = in_its_place(args)
         read = _reported(_marked(pairs, handles), name, counts, shown)
@@ -183,13 +183,13 @@ def run(args: argparse.Namespace) -> int:
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
 
 
-def gold_input(path: str | None, input_format: str) -> list[InputPair] | None:
-    """The pairs of a gold alignment file that align's line reader cannot read
-    (:func:`~paralign.corpora.gold_input.gold_input_pairs`); None for any other input
-    (stdin, a pipe, TSV or JSONL lines: read line by line)."""
-    if input_format != "auto" or path is None or is_stdin(path):
-        return None  # a pipe read here to tell its format would be lost to the line reader
-    return gold_input_pairs(path)
+def gold_input_of(path: str | None, input_format: str, handle: IO[str]) -> tuple[list[InputPair] | None, Iterable[str]]:
+    """The pairs of a gold alignment file that align's line reader cannot read, by a file's path or
+    stdin's lines, as ``similarity`` reads them (:func:`~paralign.corpora.gold_input.gold_input`),
+    or None (TSV or JSONL lines, or --input-format given); and the lines to read line by line."""
+    if input_format != "auto":
+        return None, handle
+    return gold_input(None if is_stdin(path) else path, handle)
 
 
 #: The formats written pair by pair as results come (the others need every pair first).

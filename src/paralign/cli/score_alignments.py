@@ -43,7 +43,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="gold links to score against (default: %(default)s)")
     parser.add_argument("--gold-possible", default=None, metavar=FILE,
                         help="file giving the possible links of the gold: a jacana sure+poss file "
-                        "for a jacana gold (default: a *.sure+poss.json beside a *.sure.json gold), "
+                        "for a jacana gold (default: X.sure+poss.json beside a jacana gold X.sure.json or "
+                        "X.json; a gold X.sure+poss.json takes its sure links from X.sure.json or X.json "
+                        "beside it), "
                         "Pharaoh lines for a Pharaoh gold (its possible links, line by line; they "
                         "may repeat the sure ones); other formats carry their own")
     parser.add_argument("--gold-format", choices=sorted(FORMATS), default=None)

@@ -15,7 +15,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
-from ..corpora.gold_input import gold_input_lines, gold_input_pairs, scored_gold_note
+from ..corpora.gold_input import gold_input, scored_gold_note
 from ..corpora.sentence_pairs import INPUT_FORMATS, InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
 from ..signature import file_name_part
@@ -147,8 +147,7 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
     if not args.source:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
         if args.input_format == "auto":  # stdin read as a file of the same content
-            gold_pairs, lines = gold_input_lines(handle, gold) if is_stdin(args.pairs) else \
-                (gold_input_pairs(args.pairs, gold), handle)
+            gold_pairs, lines = gold_input(None if is_stdin(args.pairs) else args.pairs, handle, gold)
     if gold_pairs is not None:  # its sentence pairs on its tokens, as align reads them; its links not read
         layout.append("gold")
         notes.append(scored_gold_note(gold[0]))

@@ -69,6 +69,19 @@ def gold_input_lines(lines: Iterable[str], found: list[str] | None = None,
     return pairs, iter(read)
 
 
+def gold_input(path: str | Path | None, lines: Iterable[str], found: list[str] | None = None,
+               ) -> tuple[list[InputPair] | None, Iterable[str]]:
+    """The pairs of a gold alignment file given where sentence pairs are read, by ``align`` and
+    ``similarity`` alike (one rule): a file by its `path` (:func:`gold_input_pairs`), stdin
+    (`path` None) by its `lines` (:func:`gold_input_lines`), as a file of the same content; None
+    for any other input. With them the lines left to read line by line when it is none: `lines`
+    themselves for a file, stdin's first lines given back. Before, ``align`` told a gold file by
+    its path only, and read one on stdin line by line, every line of it bad."""
+    if path is None:
+        return gold_input_lines(lines, found)
+    return gold_input_pairs(path, found), lines
+
+
 def _pairs_layout(path: str | Path, sample_lines: int = 50) -> bool:
     """Whether a file's first lines are of the ``pairs`` layout (:func:`.sentence_pairs.detect_layout`),
     as a gold file's are: not a table whose header names sentence1 and sentence2 (GLUE's STS-B

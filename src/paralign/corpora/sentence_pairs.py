@@ -528,7 +528,10 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     text file: its lines (a text file's line may hold a tab).
     (A pair's line was one sentence, TAB and both sides, so ``--idf-from pairs.tsv`` counted a
     pair as one document and never found a scored sentence in it: no note that the IDF
-    statistics were fitted on the sentences scored.)
+    statistics were fitted on the sentences scored.) A file of JSON records (most sampled lines
+    :func:`is_json_line`), as ``similarity --pairs`` reads one (:func:`read_pair_rows`), gives
+    each record's two sentences, a side given as tokens joined by spaces; before, each line was a
+    sentence, braces, keys and all.
 
     The format is decided on the first `sample_lines` lines, so a large file (an IDF corpus) is
     read once, line by line, and never held in memory. A gold score or label plays no part: a
@@ -537,13 +540,15 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     """
     with open_text(path) as handle:
         sample = list(itertools.islice(handle, sample_lines))
-    rows = [line.rstrip("\r\n").split("\t") for line in sample if line.strip()]
+    lines = [line for line in sample if line.strip()]
+    rows = [line.rstrip("\r\n").split("\t") for line in lines]
     pairs = sum(_fields_error(fields) is None for fields in rows) * 2 > len(rows)  # else a text file, a tab or not
-    if detect_layout(sample) != "pairs" or pairs:  # STS, the STS Benchmark, MSRP, a table or pairs
+    records = sum(map(is_json_line, lines)) * 2 > len(lines)  # JSONL: a record a line
+    if detect_layout(sample) != "pairs" or pairs or records:  # STS, the STS Benchmark, MSRP, a table, pairs, JSONL
         with open_text(path) as handle:
-            for _number, row in read_sentence_pairs(handle, sample_lines):  # as similarity --pairs reads them
+            for _number, row, _id in read_pair_rows(handle):  # as similarity --pairs reads them
                 if isinstance(row, tuple):
-                    yield from row
+                    yield from (side if isinstance(side, str) else " ".join(side) for side in row)
         return
     with open_text(path) as handle:
         for line in without_bom(handle):  # a BOM would join the first word ('\ufeffthe')
