@@ -6,7 +6,8 @@ When the layout moves a name, its old module keeps a module-level ``__getattr__`
 now. When a whole module moves, its old file calls :func:`alias_module` and becomes the new module.
 
 A package whose names would load heavy libraries when opened serves them with
-:func:`first_use_names` instead (``paralign``, ``paralign.lattice``): each is imported from its
+:func:`first_use_names` instead (``paralign``, ``paralign.lattice``,
+``paralign.metrics.paraeval``): each is imported from its
 module when first asked for, then kept in the package.
 
 Not for: anything but names served from another module. No behaviour lives here, and library

@@ -287,17 +287,33 @@ def test_info_answers_head_as_a_health_check(client) -> None:
     assert "head" not in client.get("/openapi.json").json()["paths"]["/api/info"]
 
 
+def test_a_lookup_naming_no_table_asks_the_table_the_server_was_started_with(client, engine) -> None:
+    """`serve --table my.tsv`: /api/paraphrases without `table` asked the first source loaded
+    (PPDB, loaded before the tables), not the table the user started the server with, so a phrase
+    of that table gave 0 rows. The first --table is the default now; without --table, the first
+    source still is (ppdb by default)."""
+    from paralign.web import Engine
+
+    data = client.post("/api/paraphrases", json={"phrase": "cat"}).json()
+    assert data["table"] == "small.tsv"
+    assert [p["paraphrase"] for p in data["paraphrases"]] == ["feline", "kitty"]
+    assert list(engine.sources)[0] == "ppdb" and engine.default_table == "small.tsv"
+    without = Engine({"wordnet": engine.sources["wordnet"], "small.tsv": engine.sources["small.tsv"]}, engine.scorer, {})
+    assert without.default_table == "wordnet"  # built directly: no --table was named
+    assert Engine({}, engine.scorer, {}).default_table == ""
+
+
 def test_the_schema_takes_a_null_table_as_the_server_does(client) -> None:
-    """The schema's `table` was the loaded names only, while the server takes null (the first
+    """The schema's `table` was the loaded names only, while the server takes null (the default
     source, as when `table` is left out): `st run --checks all` reported "Schema-violating request
     accepted" for {"phrase": "0", "table": null}, and then for "table": "" (not a name, but taken as
-    null)."""
+    null). The server was started with --table small.tsv, which is the default."""
     table = client.get("/openapi.json").json()["components"]["schemas"]["ParaphrasesRequest"]["properties"]["table"]
     options = table.get("anyOf", [table])
     assert {"type": "null"} in options
     assert next(o["enum"] for o in options if "enum" in o) == client.get("/api/info").json()["tables"]
-    assert table["default"] == "ppdb"  # what is looked up when none is named
-    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": None}).json()["table"] == "ppdb"
+    assert table["default"] == "small.tsv"  # what is looked up when none is named
+    assert client.post("/api/paraphrases", json={"phrase": "cat", "table": None}).json()["table"] == "small.tsv"
     assert client.post("/api/paraphrases", json={"phrase": "cat", "table": "other"}).status_code == 422
     assert client.post("/api/paraphrases", json={"phrase": "cat", "table": ""}).status_code == 422  # no such name
     assert "one of: ppdb, wordnet, small.tsv or null" in client.get("/docs").text

@@ -152,6 +152,18 @@ def test_a_bidi_override_in_the_phrase_reorders_nothing_after_it(client) -> None
     assert " in <bdi>small.tsv</bdi>" in answer.text
 
 
+def test_the_paraphrases_page_chooses_the_table_the_api_asks_by_default(client, report_page) -> None:
+    """The page's source select showed no choice, so the browser chose its first option (ppdb),
+    as the API asked the first source: a server started with --table small.tsv looked its
+    phrases up in PPDB. The page selects the API's default (the first --table), when the form
+    opens and for a link naming no table, and answers from it."""
+    selected = '<option selected>small.tsv</option>'
+    assert selected in client.get("/paraphrases").text
+    answer = client.get("/paraphrases?phrase=cat")
+    assert selected in answer.text and "2 paraphrases of" in _page(report_page, answer).text
+    assert '<option selected>ppdb</option>' in client.get("/paraphrases?phrase=cat&table=ppdb").text
+
+
 def test_the_paraphrases_page_says_what_it_looked_up(client, report_page) -> None:
     """The page listed the rows found for "Cat" without saying they are the rows of "cat": a
     phrase found under another spelling looked like a wrong answer. The note now says what was

@@ -102,7 +102,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"port, 0 to {MAX_PORT} (default: %(default)s; 0: any free port)")
     parser.add_argument("--table", action="append", default=[], metavar=TABLE,
                         help="paraphrase table (FILE.parquet, FILE.tsv or FILE.tsv.gz), `PATH[:THRESHOLD]`, for the paraphrases "
-                        "page and ParaEval; repeatable. A table that pivot or paraphrase-table built is asked for a "
+                        "page and ParaEval; repeatable (the first is the source a lookup naming none asks). A table that pivot or paraphrase-table built is asked for a "
                         "phrase as it split its text (Man's as man 's), as `paralign paraphrases` asks it")
     parser.add_argument("--resources", default="ppdb,wordnet", metavar=LIST,
                         help="built-in paraphrase sources: ppdb, wordnet or none (default: %(default)s)")

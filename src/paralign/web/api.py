@@ -238,7 +238,7 @@ def lattice(body: LatticeRequest, request: Request) -> LatticeResponse:
              summary="the paraphrases of a phrase in a source loaded at start-up")
 def paraphrases(body: ParaphrasesRequest, request: Request) -> ParaphrasesResponse:
     engine = engine_of(request)
-    table = body.table if body.table is not None else next(iter(engine.sources), "")
+    table = body.table if body.table is not None else engine.default_table
     found = engine.paraphrase_rows(body.phrase, table)
     key, name = found.key, found.score_column
     return ParaphrasesResponse(phrase=body.phrase, looked_up_as=key if key != body.phrase else None,

@@ -251,7 +251,7 @@ async def _server_error(request: Request, exc: Exception) -> Any:
 
 def _schema(app: FastAPI) -> dict[str, Any]:
     """FastAPI's OpenAPI schema, with the paraphrase sources this server loaded as the choices
-    of ``table``, or null as the model takes it (the first source), and as the choices of
+    of ``table``, or null as the model takes it (:attr:`.Engine.default_table`), and as the choices of
     ``aligner``, ``preset`` and ``config`` those this server offers (``GET /api/info``: not the
     contextual ones without the neural extra; a client building its choices from the schema
     offered them, and they failed) (made once, after start-up)."""
@@ -272,7 +272,7 @@ def _schema(app: FastAPI) -> dict[str, Any]:
         if names:
             fields = schema["components"]["schemas"]["ParaphrasesRequest"]["properties"]
             fields["table"] = {"anyOf": [{"type": "string", "enum": names}, {"type": "null"}],
-                               "default": names[0], "title": "Table",
+                               "default": engine.default_table, "title": "Table",
                                "description": fields["table"].get("description", "")}
         app.openapi_schema = schema
     return app.openapi_schema

@@ -230,6 +230,9 @@ class Engine:
     device: str = "auto"
     #: the sources read from table files (``--table``), by name: where the paraphrases page reads their other columns
     table_files: dict[str, TableFile] = field(default_factory=dict)
+    #: the name of the first ``--table`` loaded (None: none was given), which a paraphrase lookup
+    #: naming no source asks (:attr:`default_table`)
+    first_table: str | None = None
     _lock: TurnLock = field(default_factory=TurnLock, repr=False)
 
     @classmethod
@@ -247,11 +250,13 @@ class Engine:
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
         files: dict[str, TableFile] = {}
+        first_table = None
         for spec in config.tables:
             rows = None if progress is None else (
                 lambda items, spec=spec: progress(items, f"reading {spec}", None))
             name = _source_name(spec, sources)
             sources[name] = load_source(spec, progress=rows)
+            first_table = first_table or name
             file = table_file(spec, sources[name])
             if file is not None:
                 files[name] = file
@@ -270,7 +275,7 @@ class Engine:
         engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
                      unavailable_signals=unavailable, cache_size=config.cache_size,
                      pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device,
-                     table_files=files)
+                     table_files=files, first_table=first_table)
         try:
             engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
         except ExtraMissingError as exc:
@@ -522,6 +527,14 @@ class Engine:
             return LatticeResult(lattice, some)
 
         return self._locked(work)
+
+    @property
+    def default_table(self) -> str:
+        """The source a paraphrase lookup asks when it names none: the first ``--table`` loaded,
+        else the first source (``ppdb`` by default); "" when none is loaded. The user who starts
+        the server with a table means to look its phrases up: the first source, PPDB, found none
+        of a table's phrases that PPDB lacks (0 rows)."""
+        return self.first_table or next(iter(self.sources), "")
 
     def _source(self, table: str) -> ParaphraseSource:
         """The loaded paraphrase source named `table`; ConfigurationError for a name not loaded."""

@@ -314,7 +314,8 @@ class ParaphrasesRequest(Request):
 
     phrase: Phrase
     table: str | None = Field(None, max_length=200, description="a source's name as GET /api/info "
-                              "lists them, never a path (default: the first source loaded)")
+                              "lists them, never a path (default: the first table given with "
+                              "--table, else the first source loaded: ppdb unless --resources says otherwise)")
     limit: Count = Field(50, ge=1, le=LIMITS["paraphrases"], description="most paraphrases listed")
 
 

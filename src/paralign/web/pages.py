@@ -122,7 +122,8 @@ def render(request: Request, name: str, status: int = 200, **context: Any) -> HT
     """A page from its template, with the navigation and the limits."""
     engine = api.engine_of(request)
     common = {"nav": NAV, "limits": request.app.state.limits, "query_bytes": QUERY_BYTES, "css": _css(), "presets": engine.presets,
-              "aligners": engine.aligner_names, "tables": list(engine.sources), "unavailable": engine.unavailable}
+              "aligners": engine.aligner_names, "tables": list(engine.sources),
+              "default_table": engine.default_table, "unavailable": engine.unavailable}
     return templates.TemplateResponse(request, name, {**common, **context}, status_code=status)
 
 

@@ -12,6 +12,9 @@ meta-evaluation (:mod:`paralign.metrics.correlation`) or the command line
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..._moved import first_use_names
 from ...resources import fast_wordnet_synonyms
 from .. import f_measure
 from .configs import CONFIGS, Config, get_config
@@ -38,21 +41,31 @@ from .paper_values import (
     sum_stats,
 )
 
-#: Names loaded on first use: the graded scorer imports numpy, and the command line imports
-#: this package to list the configs without loading numpy.
-_LAZY = {"GradedParaEval": ".graded", "metrics_of": ".scoring", "paraeval": ".scoring",
-         "scorer": ".scoring", "system_scores": ".scoring",
-         "systems_scores": ".scoring", "systems_significance": ".scoring"}
+if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use
+    from .graded import GradedParaEval
+    from .scoring import (
+        metrics_of,
+        paraeval,
+        scorer,
+        system_scores,
+        systems_scores,
+        systems_significance,
+    )
+
+#: The module (of this package) of each name imported on first use: the graded scorer imports
+#: numpy, and the command line imports this package to list the configs without loading numpy.
+_LAZY: dict[str, str] = {
+    "GradedParaEval": "graded",
+    "metrics_of": "scoring",
+    "paraeval": "scoring",
+    "scorer": "scoring",
+    "system_scores": "scoring",
+    "systems_scores": "scoring",
+    "systems_significance": "scoring",
+}
 
 
-def __getattr__(name: str) -> object:
-    if name in _LAZY:
-        import importlib
-
-        value = getattr(importlib.import_module(_LAZY[name], __name__), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__ = first_use_names(__name__, {name: f"{__name__}.{module}" for name, module in _LAZY.items()}, globals())
 
 
 __all__ = [
