@@ -436,8 +436,8 @@ def test_help_names_the_companion_files_the_code_pairs(capsys, tmp_path: Path) -
     with pytest.raises(SystemExit):
         main(["score-alignments", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert "X.sure+poss.json beside a jacana gold X.sure.json or X.json" in text
-    assert "gold X.sure+poss.json takes its sure links from X.sure.json or X.json" in text
+    assert "NAME.sure+poss.json beside a jacana gold NAME.sure.json or NAME.json" in text
+    assert "gold NAME.sure+poss.json takes its sure links from NAME.sure.json or NAME.json" in text
     merged = tmp_path / "X.sure+poss.json"
     merged.write_text("[]", encoding="utf-8")
     for name in ("X.sure.json", "X.json"):

@@ -43,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="gold links to score against (default: %(default)s)")
     parser.add_argument("--gold-possible", default=None, metavar=FILE,
                         help="file giving the possible links of the gold: a jacana sure+poss file "
-                        "for a jacana gold (default: X.sure+poss.json beside a jacana gold X.sure.json or "
-                        "X.json; a gold X.sure+poss.json takes its sure links from X.sure.json or X.json "
+                        "for a jacana gold (default: NAME.sure+poss.json beside a jacana gold NAME.sure.json or "
+                        "NAME.json; a gold NAME.sure+poss.json takes its sure links from NAME.sure.json or NAME.json "
                         "beside it), "
                         "Pharaoh lines for a Pharaoh gold (its possible links, line by line; they "
                         "may repeat the sure ones); other formats carry their own")
