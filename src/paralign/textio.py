@@ -22,6 +22,7 @@ import gzip
 import hashlib
 import io
 import itertools
+import math
 import select
 import zlib
 from collections.abc import Iterable, Iterator
@@ -105,6 +106,26 @@ def float_field(text: str) -> float:
     if "_" in text:
         raise ValueError(f"could not convert string to float: {text!r}")
     return float(text)
+
+
+def is_number_field(text: str) -> bool:
+    """Whether a field (white space around it ignored) is a number as :func:`float_field` reads
+    one: a gold score or label, a human score, where a reader tells a data row from a header or
+    a sentence."""
+    try:
+        float_field(text.strip())
+    except ValueError:
+        return False
+    return True
+
+
+def finite_field(text: str) -> float:
+    """A score field as a float; ValueError when it is not a finite number (NaN would be taken
+    as a score and give a wrong correlation)."""
+    value = float_field(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
 
 
 def int_field(text: str) -> int:

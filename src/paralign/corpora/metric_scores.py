@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import FormatError, counted
-from ..textio import int_field
-from .wmt import _finite
+from ..textio import finite_field, int_field
 
 #: The header a file of a metric's own segment scores may start with (``meta-eval --scores``).
 SCORES_HEADER = ("system", "segment", "score")
@@ -62,7 +61,7 @@ def finite_score(text: str, what: str, source: str, line: int) -> float:
     """A score field of a scores file as a float; FormatError naming the `line` of `source`
     (``what: reason``) when it is not a finite number."""
     try:
-        return _finite(text)
+        return finite_field(text)
     except ValueError as exc:
         raise FormatError(f"{what}: {exc}", source=source, line=line) from None
 

@@ -26,7 +26,7 @@ from ..errors import (
     invalid_json,
     lone_surrogate,
 )
-from ..textio import float_field, open_text, strip_bom, without_bom
+from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .sts import (
     SCORE_RANGE,
     TABLE_SENTENCES,
@@ -122,7 +122,7 @@ def _fields_error(fields: list[str]) -> str | None:
     """Why a line's TAB-separated `fields` are not a pair as a line of pairs holds one (``s1 TAB
     s2``, ``id TAB s1 TAB s2``), or None: the one rule of :func:`parse_tsv_line` and of the
     sentences of ``--idf-from`` (:func:`iter_sentences_from_file`), which had a rule of its own."""
-    if len(fields) == 3 and _is_number(fields[2]):  # s1, s2, score: s2 was aligned against the score
+    if len(fields) == 3 and is_number_field(fields[2]):  # s1, s2, score: s2 was aligned against the score
         return (f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are read as id, source, target; a "
                 "gold score after the sentences? give the sentences alone (cut -f1,2), or to similarity a first line "
                 "naming the columns sentence1, sentence2 and score")
@@ -138,15 +138,6 @@ def _csv_hint(fields: list[str]) -> str:
         return (" (a CSV file? give TAB-separated sentences; similarity also reads a CSV whose first line names "
                 "the columns sentence1 and sentence2)")
     return ""
-
-
-def _is_number(text: str) -> bool:
-    """Whether a field is a number (a gold score or label), as a data file writes one."""
-    try:
-        float_field(text.strip())
-    except ValueError:
-        return False
-    return True
 
 
 #: Keys that make a JSONL record a gold alignment (:mod:`paralign.corpora.jsonl`), whose
@@ -533,8 +524,9 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     each record's two sentences, a side given as tokens joined by spaces; before, each line was a
     sentence, braces, keys and all.
 
-    The format is decided on the first `sample_lines` lines, so a large file (an IDF corpus) is
-    read once, line by line, and never held in memory. A gold score or label plays no part: a
+    Whether the file is one of pairs is decided on its first `sample_lines` lines (the layout of
+    its pairs then as :func:`read_pair_rows` decides it, on its own sample), so a large file (an
+    IDF corpus) is read line by line and never held in memory. A gold score or label plays no part: a
     row without one (most rows of STS 2015/2016), or with one out of range, gives its sentences
     too (they were left out without a word, as ``evaluate-sts`` leaves out such a row's pair).
     """

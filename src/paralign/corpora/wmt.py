@@ -18,7 +18,6 @@ id, the txt files keep test-set order. ``humaneval/seg-line-map-<lp>.tsv`` (TAB,
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,16 @@ from ..errors import (
 )
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
-from ..textio import bad_byte, decoded, float_field, int_field, open_binary, reading, strip_bom
+from ..textio import (
+    bad_byte,
+    decoded,
+    finite_field,
+    int_field,
+    is_number_field,
+    open_binary,
+    reading,
+    strip_bom,
+)
 from .base import BadPair
 
 PREFIX = "newstest2021"
@@ -123,15 +131,6 @@ class HumanScore:
     n_all: int
 
 
-def _finite(text: str) -> float:
-    """A score field as a float; ValueError when it is not a finite number (NaN would be taken
-    as a score and give a wrong correlation)."""
-    value = float_field(text)
-    if not math.isfinite(value):
-        raise ValueError(f"{text!r} is not a finite number")
-    return value
-
-
 #: The fields of a human-scores file (ad-sys-ranking-<lp>-z-names.csv; WMT21's has no header line).
 HUMAN_FIELDS = ("RAW.SCR", "Z.SCR", "N", "N.ALL", "SYS_ID", "NAME")
 
@@ -144,18 +143,10 @@ def _human_header(line: str, source: str, number: int) -> bool:
     fields = line.split()
     if tuple(field.upper() for field in fields) == HUMAN_FIELDS:
         return True
-    if len(fields) >= 4 and not any(_is_number(field) for field in fields[:4]):
+    if len(fields) >= 4 and not any(is_number_field(field) for field in fields[:4]):
         raise FormatError(f"a header line of other fields ({' '.join(fields)!r}) than {' '.join(HUMAN_FIELDS)!r}: "
                           "the file may start with that header, or with a row", source=source, line=number)
     return False
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float_field(text)
-    except ValueError:
-        return False
-    return True
 
 
 def human_scores_name(pair: str) -> str:
@@ -182,7 +173,7 @@ def load_human_scores(
             raise FormatError(f"expected 6 fields, {' '.join(HUMAN_FIELDS)!r}, found {len(fields)}",
                               source=str(path), line=number)
         try:
-            score = HumanScore(fields[5].strip(), fields[4], _finite(fields[0]), _finite(fields[1]),
+            score = HumanScore(fields[5].strip(), fields[4], finite_field(fields[0]), finite_field(fields[1]),
                                int_field(fields[2]), int_field(fields[3]))
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
@@ -291,7 +282,7 @@ def load_segment_scores(
         if name is None:
             continue
         try:
-            sid, raw, z, n = int_field(fields[1]), _finite(fields[2]), _finite(fields[3]), int_field(fields[4])
+            sid, raw, z, n = int_field(fields[1]), finite_field(fields[2]), finite_field(fields[3]), int_field(fields[4])
         except ValueError as exc:
             raise FormatError(f"bad number ({exc})", source=str(path), line=number) from exc
         if sid not in lines:
