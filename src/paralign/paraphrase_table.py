@@ -426,9 +426,7 @@ def lookup_key(source: ParaphraseSource, phrase: str) -> str:
     word similarity, ParaMetric's table scores (``paraphrases`` asks a table file through
     :func:`~paralign.phrase_keys.lookup_held`, the same rule; ParaEval re-splits a built table instead,
     :meth:`ParaphraseTable.retokenized`)."""
-    if isinstance(source, ParaphraseTable):
-        return source.held(phrase)
-    held = getattr(source, "held", None)
+    held = getattr(source, "held", None)  # a table's, WordNet's
     return held(phrase) if callable(held) else phrase
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from .errors import InputTypeError
 from .shown_text import shown_form
-from .tables import TableHead, lookup, read_metadata
+from .tables import TableHead, lookup, read_metadata, table_head
 from .tokenizers import TOKENIZERS, tokenize
 
 
@@ -97,7 +97,8 @@ def lookup_held(path: str | Path, phrases: Sequence[str], top_k: int | None = No
     instead of every row read. `head`: the file's :class:`~paralign.tables.TableHead`, already
     read (``paralign serve`` reads it once), else read here. `threshold`: the rows scored below it
     left out (``PATH:THRESHOLD``, :func:`paralign.tables.lookup`)."""
-    form = table_form(path) if head is None else form_of(head.metadata)
+    head = table_head(path) if head is None else head  # header and record read in one pass
+    form = form_of(head.metadata)
     held = _held_in(form, phrases)
     keys = list(held.values())
     return held, lookup(path, keys, top_k, key=row_key(form), lines=None if lines is None else lines(keys),

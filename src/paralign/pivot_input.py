@@ -292,13 +292,14 @@ def _prepared_rows(
     )
     links_in: Iterator[PairOrBad | None] = (given.items(None if lines is None else lines[2]) if given
                                              else itertools.repeat(None))
+    limit = token_limit(options.max_tokens, eflomal_aligns=given is None)
     # strict=False: the line counts are checked by the caller (and by iter_parallel)
     for item, line in zip(pairs, links_in, strict=False):
         if not item.source:  # an empty or over-long pair kept in place (counted by the reader)
             continue
         e = tokenize(item.source, options.tokenizer, options.lowercase)
         f = tokenize(item.target, foreign_tokenizer, options.lowercase)
-        if not alignable(e, f, stats, item.line, token_limit(options.max_tokens, eflomal_aligns=given is None)):
+        if not alignable(e, f, stats, item.line, limit):
             continue  # no token on a side (empty), or more than max_tokens or eflomal aligns (too long)
         if not ratio_ok(len(e), len(f), options.max_length_ratio):
             stats.filtered += 1

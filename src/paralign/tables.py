@@ -436,7 +436,7 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
     the phrase itself dropped: :func:`_one_a_paraphrase`); `top_k` keeps the k best.  Phrases are matched
     exactly, or, with `key`, to each row's ``key(phrase)`` (a user's table, matched without case: see
     :func:`paralign.phrase_keys.lookup_held`).  Parquet is read with a filter on `phrase`, so only the row
-    groups that can hold them are read (with `key`, every row: no statistics order the keys); TSV is
+    groups that can hold them are read (with `key` and no `written`, every row: no statistics order the keys); TSV is
     scanned once, a user's row without a score being an unscored pair (None, listed after the scored
     ones). A row is the paraphrase, its score keyed by the table's name for it (:func:`score_column`:
     ``probability`` in a pivot table, ``score`` in a lattice table), then each column after the score,

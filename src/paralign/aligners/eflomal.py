@@ -217,6 +217,7 @@ def word_align_files(
     stats = ParallelStats()
     with tempfile.TemporaryDirectory() as tmp:
         src_tok, tgt_tok = Path(tmp) / "src", Path(tmp) / "tgt"
+        limit = token_limit(max_tokens)
         with open(src_tok, "w", encoding="utf-8") as src_out, open(tgt_tok, "w", encoding="utf-8") as tgt_out:
             for item in iter_parallel(  # --max-tokens counts the tokens below, not white-space ones
                 source_path, target_path, max_tokens=0, errors=encoding_errors,
@@ -224,7 +225,7 @@ def word_align_files(
             ):
                 src = tokenize(item.source, tokenizer, lowercase)
                 tgt = tokenize(item.target, target_tokenizer or tokenizer, lowercase)
-                if item.source and not alignable(src, tgt, stats, item.line, token_limit(max_tokens)):
+                if item.source and not alignable(src, tgt, stats, item.line, limit):
                     src = tgt = []
                 src_out.write(" ".join(src) + "\n")
                 tgt_out.write(" ".join(tgt) + "\n")
@@ -264,7 +265,8 @@ def alignable(source: Sequence[str], target: Sequence[str], stats: ParallelStats
               limit: int | None = EFLOMAL_MAX_TOKENS) -> bool:
     """Whether a kept line pair of these tokens can be aligned; if not, it is counted as the
     reader (`iter_parallel`) counts a skipped pair: empty (no token on a side) or too long (a
-    side over `limit`: eflomal's, which leaves a longer sentence without a link; None: none)."""
+    side over `limit`: :func:`token_limit`'s, `--max-tokens` and eflomal's, which leaves a longer
+    sentence without a link; None: none)."""
     if source and target and (limit is None or max(len(source), len(target)) <= limit):
         return True
     stats.kept -= 1

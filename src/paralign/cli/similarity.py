@@ -137,7 +137,7 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
           notes: list[str]) -> Iterator[Row]:
     """The input's rows: two line-aligned files (--source/--target), a gold alignment file
     (jacana JSON, GIZA, MultiMWA TSV: its pairs on its tokens, as align reads it, with a note;
-    :func:`~paralign.corpora.gold_input.gold_input_pairs`), or one file read by
+    :func:`~paralign.corpora.gold_input.gold_input`, by its path or on stdin), or one file read by
     :func:`~paralign.corpora.sentence_pairs.read_pair_rows` (each line JSON or TSV as
     `is_json_line` says, or as --input-format says). A line that is not UTF-8 (--encoding-errors
     skip) is a row without sentences whose reason says so, whatever the layout. Each input

@@ -147,8 +147,7 @@ class NewPaths:
             for e in reversed(lattice.out_edges(s)):
                 _, w, d = lattice.edges[e]
                 after = self._step(node, w)
-                # off the trie every completion is new (every state leads to the end)
-                if after == _OFF or self._new[d][after]:
+                if self._completions(d, after):  # a new path goes on through this edge
                     stack.append((d, after, words if w is None else (*words, w)))
 
 
