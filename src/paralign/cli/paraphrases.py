@@ -82,7 +82,7 @@ def _shows_nothing(text: str) -> bool:
     return not shown_form(text).strip()
 
 
-def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
+def phrases_of(args: argparse.Namespace, table_path: str) -> tuple[list[str], list[dict]]:
     """The phrases asked for: the PHRASE arguments, or --phrases FILE's lines (stdin when
     neither is given); and a record of each line of the file that holds no phrase (``file``,
     ``line``, ``reason``: the JSON's ``skipped_rows``, as `similarity` lists its bad lines)."""
@@ -91,7 +91,7 @@ def phrases_of(args: argparse.Namespace) -> tuple[list[str], list[dict]]:
     if args.phrase:
         return list(args.phrase), []
     source = "-" if args.phrases is None else args.phrases
-    stdin_given_once([f"--{name}" for name, path in (("phrases", source), ("table", args.table_path))
+    stdin_given_once([f"--{name}" for name, path in (("phrases", source), ("table", table_path))
                       if is_stdin(path)])
     phrases, problems = [], []
     with open_in(source, args.encoding_errors) as handle:
@@ -117,8 +117,8 @@ def run(args: argparse.Namespace) -> int:
 
     built_in = built_in_named(args.table)
     # PATH:THRESHOLD, as every command that reads a table takes it (checked before any phrase is read)
-    args.table_path, threshold = (args.table, None) if built_in is not None else table_spec(args.table)
-    phrases, problems = phrases_of(args)
+    table_path, threshold = (args.table, None) if built_in is not None else table_spec(args.table)
+    phrases, problems = phrases_of(args, table_path)
     for problem in problems:
         warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
     if built_in is not None:  # ppdb, wordnet (or PPDB's own file): as every command reads them
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         score = "score"  # their rows are unscored, as a two-column table's
     else:
         with ExitStack() as stack:
-            (table,), names = stdin_inputs(stack, [args.table_path])
+            (table,), names = stdin_inputs(stack, [table_path])
             try:
                 held, found = lookup_held(table, phrases, args.top_k, threshold=threshold)
                 score = score_column(table)  # what the table names its score: the key of it in each row

@@ -568,11 +568,12 @@ class Engine:
         table without a header), every column any of its rows has, read from the file
         (:class:`.table_rows.TableFile`; outside the lock: it reads the file alone)."""
         file = self.table_files.get(table)
-        if file is None or not file.columns:
+        columns = file.columns if file is not None else ()  # a property: asked once a request
+        if file is None or not columns:
             key, found = self.paraphrases(phrase, table)
             return ParaphraseRows.held(key, found, file.score_column if file else SCORE)
         self._source(table)  # a name not loaded: refused as paraphrases refuses it
         key, rows = file.rows(phrase)
         shown = {name for row in rows for name in row}  # a TSV table's rows may have fewer columns than others
-        named = [name for name in file.columns if name in shown] if rows else file.columns
+        named = [name for name in columns if name in shown] if rows else columns
         return ParaphraseRows(key, file.score_column, tuple(named), tuple(rows))
