@@ -192,6 +192,21 @@ def is_stdin(path: str | Path | None) -> bool:
     return is_std(path) or str(path) == "/dev/stdin"
 
 
+def gold_input_of(path: str | None, input_format: str, handle: IO[str], found: list[str] | None = None,
+                  ) -> tuple[list[Any] | None, Iterable[str]]:
+    """The pairs of a gold alignment file given where ``align`` and ``similarity`` read sentence
+    pairs, by a file's path or stdin's lines (:func:`~paralign.corpora.gold_input.gold_input`), or
+    None (TSV or JSONL lines, or --input-format given: read as it says); and the lines to read
+    line by line. `found`: the gold's format appended, when it is one."""
+    if input_format != "auto":
+        return None, handle
+    from ..corpora.gold_input import (
+        gold_input,  # only a command reading pairs needs the gold readers
+    )
+
+    return gold_input(None if is_stdin(path) else path, handle, found)
+
+
 def input_name(path: str | Path | None) -> str:
     """How messages name an input: the file name, or STDIN_NAME for stdin ('-', None, /dev/stdin)."""
     return STDIN_NAME if is_stdin(path) else str(path)

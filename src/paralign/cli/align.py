@@ -50,7 +50,6 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.batch import InputResult, alignment_record, iter_align_input
 from ..aligners.signature import alignment_signature, tokens_part
-from ..corpora.gold_input import gold_input
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
@@ -60,11 +59,11 @@ from ._common import (
     add_output,
     batch_status,
     counted,
+    gold_input_of,
     in_its_place,
     input_name,
     input_waits,
     is_std,
-    is_stdin,
     json_text,
     open_in,
     open_out,
@@ -181,15 +180,6 @@ def run(args: argparse.Namespace) -> int:
                                                      name, counts, shown)))
     # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
-
-
-def gold_input_of(path: str | None, input_format: str, handle: IO[str]) -> tuple[list[InputPair] | None, Iterable[str]]:
-    """The pairs of a gold alignment file that align's line reader cannot read, by a file's path or
-    stdin's lines, as ``similarity`` reads them (:func:`~paralign.corpora.gold_input.gold_input`),
-    or None (TSV or JSONL lines, or --input-format given); and the lines to read line by line."""
-    if input_format != "auto":
-        return None, handle
-    return gold_input(None if is_stdin(path) else path, handle)
 
 
 #: The formats written pair by pair as results come (the others need every pair first).

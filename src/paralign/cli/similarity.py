@@ -15,7 +15,7 @@ from typing import IO
 from .._moved import moved_names
 from ..aligners.registry import get_aligner
 from ..alignment import AlignFunction
-from ..corpora.gold_input import gold_input, scored_gold_note
+from ..corpora.gold_input import scored_gold_note
 from ..corpora.sentence_pairs import INPUT_FORMATS, InputPair, read_pair_rows, read_parallel
 from ..errors import ConfigurationError
 from ..signature import file_name_part
@@ -41,6 +41,7 @@ from ._common import (
     batch_status,
     check_stdin_once,
     emit,
+    gold_input_of,
     input_name,
     input_waits,
     is_std,
@@ -146,8 +147,7 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
     gold_pairs, lines = None, None
     if not args.source:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
-        if args.input_format == "auto":  # stdin read as a file of the same content
-            gold_pairs, lines = gold_input(None if is_stdin(args.pairs) else args.pairs, handle, gold)
+        gold_pairs, lines = gold_input_of(args.pairs, args.input_format, handle, gold)  # stdin as a file
     if gold_pairs is not None:  # its sentence pairs on its tokens, as align reads them; its links not read
         layout.append("gold")
         notes.append(scored_gold_note(gold[0]))
