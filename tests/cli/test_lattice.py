@@ -286,6 +286,33 @@ def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, c
     assert (tmp_path / "chain.dot").read_text(encoding="utf-8").count("->") == 1999
 
 
+def test_the_too_large_message_names_commands_that_write_what_it_promises(tmp_path, capsys):
+    """The refusal named `paralign lattice build` for the OpenFst text of whatever was drawn, but
+    `lattice build` reads sentences and has no --lattice: for `lattice draw --lattice big.json`
+    the command it named could not write it. Each command it names is run as it says: `lattice
+    draw -o FILE.dot` on the same --lattice, `lattice build` on the sentences the lattice was built
+    from (the message says so), which writes the OpenFst text of the same lattice."""
+    import re
+
+    sentences = tmp_path / "chain.txt"
+    sentences.write_text(" ".join(f"w{k}" for k in range(2000)) + "\n", encoding="utf-8")
+    built = tmp_path / "chain.json"
+    assert main(["lattice", "build", "--tokenized", str(sentences), "--format", "json", "-o", str(built)]) == 0
+    assert main(["lattice", "draw", "--lattice", str(built), "-o", str(tmp_path / "chain.svg")]) == 2
+    err = capsys.readouterr().err
+    named = re.findall(r"`paralign (lattice \w+)([^`]*)`([^,)]*)", err)
+    assert [action for action, _, _ in named] == ["lattice draw", "lattice build"], err
+    assert main(["lattice", "draw", "--lattice", str(built), "-o", str(tmp_path / "chain.dot")]) == 0
+    _, _, build_reads = named[1]
+    assert build_reads.strip() == "of the sentences it was built from", err
+    with pytest.raises(SystemExit) as usage:  # build reads no lattice JSON: the message cannot send one there
+        main(["lattice", "build", "--lattice", str(built)])
+    assert usage.value.code == 2
+    capsys.readouterr()
+    assert main(["lattice", "build", "--tokenized", str(sentences), "-o", str(tmp_path / "chain.fst")]) == 0
+    assert len((tmp_path / "chain.fst").read_text(encoding="utf-8").splitlines()) == 2001  # 2,000 edges, the end state
+
+
 #: A stand-in converter: copies its input to the file named by its last argument.
 COPY = "import sys\nopen(sys.argv[-1], 'wb').write(sys.stdin.buffer.read())\n"
 FAIL = "import sys\nsys.stderr.write('cannot render\\n')\nsys.exit(3)\n"
