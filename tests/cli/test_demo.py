@@ -138,3 +138,28 @@ def test_the_report_names_the_gold_file_given(tmp_path: Path, capsys) -> None:
     capsys.readouterr()
     page = report.read_text(encoding="utf-8")
     assert f"{gold} · " in page and "mine.jsonl/gold.jsonl" not in page
+
+
+def test_the_gold_path_is_resolved_once_for_the_scores_and_the_report(tmp_path: Path, capsys,
+                                                                      monkeypatch) -> None:
+    """`demo --report` resolved --examples to its gold file twice, once to score it and again to
+    name it in the report: two looks at the disk that could disagree. It is resolved once, and
+    the report names the file that was scored."""
+    from paralign.cli import demo
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join((DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:1]) + "\n",
+                    encoding="utf-8")
+    calls: list[str] = []
+    resolve = demo.gold_file
+
+    def counted_gold_file(examples: str | Path) -> Path:
+        calls.append(str(examples))
+        return resolve(examples)
+
+    monkeypatch.setattr(demo, "gold_file", counted_gold_file)
+    report = tmp_path / "r.html"
+    assert main(["demo", "--examples", str(tmp_path), "--report", str(report), "--format", "json"]) == 0
+    capsys.readouterr()
+    assert calls == [str(tmp_path)]
+    assert f"{gold} · " in report.read_text(encoding="utf-8")

@@ -49,14 +49,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
-    """Align and score the demo pairs: the pairs with aligned words and the scores, each pair's
-    result and the aligner's signature (for the report).
+def _demo(gold_path: Path) -> tuple[dict, list[PairResult], str]:
+    """Align and score the demo pairs of `gold_path` (:func:`gold_file`): the pairs with aligned
+    words and the scores, each pair's result and the aligner's signature (for the report).
 
     A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
     the gold has no pairs, EmptyScoringError when none of them can be read.
     """
-    gold_path = gold_file(examples)
     items = _with_sentences(read_pairs(gold_path, "jsonl"), str(gold_path))
     if not items:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))
@@ -131,13 +130,14 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result, pairs, signature = _demo(args.examples)
+    gold = gold_file(args.examples)  # once: the scores and the report name the same file
+    result, pairs, signature = _demo(gold)
     write_result(args, result, _render)
     warn_skipped_pairs(result["scores"]["skipped_rows"])
     if args.report is not None:
         from ..viz.reports import alignment_report
 
-        data = {**result["scores"], "gold": str(gold_file(args.examples)), "signature": signature}
+        data = {**result["scores"], "gold": str(gold), "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
         say(f"HTML report of the alignments: {Path(args.report).resolve()}")
     return 0
