@@ -163,3 +163,29 @@ def test_the_gold_path_is_resolved_once_for_the_scores_and_the_report(tmp_path: 
     capsys.readouterr()
     assert calls == [str(tmp_path)]
     assert f"{gold} · " in report.read_text(encoding="utf-8")
+
+
+def test_examples_read_the_gold_from_stdin(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`--examples -` took '-' for a folder ("-: no such file or folder"), though --examples takes
+    a gold JSONL file and every input may be '-' (docs/CLI.md, Files). The gold is read from stdin
+    once, scored as the same file by path, and named <stdin> in the warnings and the report."""
+    import io
+    import sys
+    import tempfile
+
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(gold), "--format", "json"]) == 0
+    by_path = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(gold.read_bytes()), encoding="utf-8"))
+    report = tmp_path / "r.html"
+    assert main(["demo", "--examples", "-", "--format", "json", "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    from_stdin = json.loads(captured.out)
+    assert from_stdin["pairs"] == by_path["pairs"]
+    assert from_stdin["scores"]["signature"] == by_path["scores"]["signature"]
+    assert from_stdin["scores"]["skipped_rows"][0]["pair"] == 2
+    assert "<stdin>:2: invalid JSON" in captured.err and str(tmp_path) not in captured.err.replace(str(report), "")
+    page = report.read_text(encoding="utf-8")
+    assert "&lt;stdin&gt; · " in page and tempfile.gettempdir() not in page  # not stdin's copy

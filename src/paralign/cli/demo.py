@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+from contextlib import ExitStack
 from pathlib import Path
 
 from ..aligners.evaluation import PairResult, annotate_gold, gold_parts, pair_results
@@ -18,6 +19,8 @@ from ._common import (
     add_format,
     add_output,
     add_report,
+    shown_names,
+    stdin_once,
     warn_skipped_pairs,
     write_report,
     write_result,
@@ -40,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(sure links).",
     )
     parser.add_argument("--examples", default=str(DEMO_DIR), metavar=PATH,
-                        help="folder holding gold.jsonl, or a gold JSONL file itself (default: the copy "
-                        "inside paralign, paralign/data/demo/)")
+                        help="folder holding gold.jsonl, or a gold JSONL file itself ('-': stdin) (default: "
+                        "the copy inside paralign, paralign/data/demo/)")
     add_format(parser)
     add_output(parser)
     add_report(parser, "the scores and every pair's grid against the gold, worst first; its "
@@ -130,14 +133,17 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    gold = gold_file(args.examples)  # once: the scores and the report name the same file
-    result, pairs, signature = _demo(gold)
+    with ExitStack() as stack:  # '-' (stdin) or a pipe read once, into a copy named as given
+        paths, names = stdin_once(stack, examples=[args.examples])
+        gold = gold_file(paths["examples"][0])  # once: the scores and the report name the same file
+        result, pairs, signature = _demo(gold)
+    result, shown_gold, signature = shown_names([result, str(gold), signature], names)
     write_result(args, result, _render)
     warn_skipped_pairs(result["scores"]["skipped_rows"])
     if args.report is not None:
         from ..viz.reports import alignment_report
 
-        data = {**result["scores"], "gold": str(gold), "signature": signature}
+        data = {**result["scores"], "gold": shown_gold, "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
         say(f"HTML report of the alignments: {Path(args.report).resolve()}")
     return 0
