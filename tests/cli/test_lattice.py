@@ -1316,3 +1316,30 @@ def test_the_min_size_help_says_its_default(capsys, action):
     with pytest.raises(SystemExit):
         main(["lattice", action, "--help"])
     assert "are one (default: 1: every group)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_text_outputs_keep_a_path_and_a_sentence_on_one_line(tmp_path, capsys):
+    """A --lattice JSON's word may hold a tab, a line break, ESC or an RLO (the record takes any
+    text), and a --sentences line a tab or ESC: `lattice paths` wrote such a path across two
+    lines or drove the terminal, `lattice distance` a row of four columns. Text now writes them
+    escaped, as `paralign paraphrases` and `paraeval` write a cell's, so each path is one line and
+    each row three columns; JSON keeps the exact text."""
+    words = ["a\nb", "x\ty", "\x1b[2J", "r\u202el"]
+    lattice = tmp_path / "odd.json"
+    lattice.write_text(json.dumps({"states": 3, "start": 0, "end": 2,
+                                   "edges": [*([0, w, 1] for w in words), [1, "end", 2]]}), encoding="utf-8")
+    assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "9", "--kbest", "4", "--sample", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 + (1 + 4) + (1 + 2) + (1 + 4), out  # the count, then three lists under their headings
+    assert out[-4:] == ["a\\nb end", "x\\ty end", "\\x1b[2J end", "r\\u202el end"]
+    assert not any(c in line for line in out for c in "\x1b\u202e"), out
+    assert [p for p in run_json(capsys, "lattice", "paths", "--lattice", str(lattice), "--all", "9")["all"]] == [
+        f"{w} end" for w in words]
+    sentences = tmp_path / "sentences.txt"
+    sentences.write_text("a\tb end\nr\u202el \x1b[31m end\n", encoding="utf-8")
+    assert main(["lattice", "distance", "--lattice", str(lattice), "--tokenized", "--sentences", str(sentences)]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert rows == [["2", "3", "a\\tb end"], ["1", "3", "r\\u202el \\x1b[31m end"]], rows
+    exact = run_json(capsys, "lattice", "distance", "--lattice", str(lattice), "--tokenized", "--sentences",
+                     str(sentences))
+    assert [r["sentence"] for r in exact] == ["a\tb end", "r\u202el \x1b[31m end"]
