@@ -189,3 +189,20 @@ def test_examples_read_the_gold_from_stdin(tmp_path: Path, capsys, monkeypatch) 
     assert "<stdin>:2: invalid JSON" in captured.err and str(tmp_path) not in captured.err.replace(str(report), "")
     page = report.read_text(encoding="utf-8")
     assert "&lt;stdin&gt; · " in page and tempfile.gettempdir() not in page  # not stdin's copy
+
+
+def test_the_text_shows_a_golds_control_characters_as_escapes(tmp_path: Path, capsys) -> None:
+    """The demo's listing wrote a gold's id and words as they came: an RLO reordered the rest of
+    the line, ESC drove the terminal, a tab split the word pairs. It shows them as `align --format
+    pretty` shows a token (escapes); JSON keeps the exact text."""
+    record = {"id": "p\x1b[2J", "source": "The r\u202el cat", "target": "The r\u202el cat",
+              "sure": [[0, 0], [1, 1], [2, 2]]}
+    (tmp_path / "gold.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "\x1b" not in text and "\u202e" not in text, text
+    assert text.startswith("[p\\x1b[2J]\n  S: The r\\u202el cat\n  T: The r\\u202el cat\n"), text
+    assert "r\\u202el=r\\u202el" in text
+    assert main(["demo", "--examples", str(tmp_path), "--format", "json"]) == 0
+    pair = json.loads(capsys.readouterr().out)["pairs"][0]
+    assert pair["id"] == record["id"] and pair["source"] == record["source"]

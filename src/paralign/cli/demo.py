@@ -116,15 +116,21 @@ def _with_sentences(items: list[PairOrBad], name: str) -> list[PairOrBad]:
 
 
 def _render(result: dict) -> str:
+    """The demo as text: each pair's id, sentences and aligned (and missed) word pairs, then the
+    scores. Ids and words are written as `align --format pretty` shows a token
+    (:func:`~paralign.viz.terminal.safe`): a gold's ESC or RLO drove the terminal or reordered
+    the rest of the line, a tab or line break split it; JSON has the exact text."""
+    from ..viz.terminal import safe
+
     lines = []
     for pair in result["pairs"]:
-        lines.append(f"[{pair['id']}]")
-        lines.append(f"  S: {pair['source']}")
-        lines.append(f"  T: {pair['target']}")
-        words = "  ".join(f"{a}={b}" + ("" if ok else "(x)") for a, b, ok in pair["aligned"])
+        lines.append(f"[{safe(str(pair['id']))}]")
+        lines.append(f"  S: {safe(pair['source'])}")
+        lines.append(f"  T: {safe(pair['target'])}")
+        words = "  ".join(f"{safe(a)}={safe(b)}" + ("" if ok else "(x)") for a, b, ok in pair["aligned"])
         lines.append(f"  aligned: {words}")
         if pair["missed"]:
-            lines.append("  missed:  " + "  ".join(f"{a}={b}" for a, b in pair["missed"]))
+            lines.append("  missed:  " + "  ".join(f"{safe(a)}={safe(b)}" for a, b in pair["missed"]))
     lines.append("")
     lines.append("(x) = not a gold sure link (some are gold possible links). Scores against the hand-made gold (sure links):")
     lines.append(render_scores(result["scores"]))
