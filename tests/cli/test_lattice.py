@@ -1343,3 +1343,19 @@ def test_text_outputs_keep_a_path_and_a_sentence_on_one_line(tmp_path, capsys):
     exact = run_json(capsys, "lattice", "distance", "--lattice", str(lattice), "--tokenized", "--sentences",
                      str(sentences))
     assert [r["sentence"] for r in exact] == ["a\tb end", "r\u202el \x1b[31m end"]
+
+
+def test_a_path_of_no_word_listed_last_is_an_empty_line(tmp_path, capsys):
+    """A path of no word (the one path of a one-state lattice; an epsilon edge from start to end)
+    listed last was an empty last line, swallowed by the output's final line break: `--all`
+    listed "a" alone of the lattice's two paths, and nothing under "all:" for the one-state
+    lattice, where the JSON listed [""]. Each listed path is a line, an empty one too."""
+    optional = tmp_path / "optional.json"
+    optional.write_text(json.dumps({"states": 2, "edges": [[0, "a", 1], [0, None, 1]]}), encoding="utf-8")
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps({"states": 1, "edges": []}), encoding="utf-8")
+    for lattice, paths in ((optional, ["a", ""]), (single, [""])):
+        assert run_json(capsys, "lattice", "paths", "--lattice", str(lattice), "--all", "5")["all"] == paths
+        assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5"]) == 0
+        out = capsys.readouterr().out
+        assert out.split("\n")[1:] == ["all:", *paths, ""], out  # the count, the heading, a line a path

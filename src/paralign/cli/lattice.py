@@ -360,7 +360,9 @@ def render_paths(r: dict) -> str:
     best (log probability TAB path), the sampled paths, the enumerated ones, one a line. A word
     holding a tab, line break or other control character (a --lattice JSON's word can) is written
     escaped (:func:`~paralign.viz.terminal.safe`), so each path stays one line; JSON has the exact
-    words."""
+    words. Every line ends with a line break, the last too: a path of no word (a lattice of one
+    state, or of an epsilon edge from start to end) listed last was an empty last line, which the
+    output's final line break swallowed, so the list showed one path fewer than it held."""
     from ..viz.terminal import safe
 
     lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
@@ -377,7 +379,7 @@ def render_paths(r: dict) -> str:
     if "all" in r:
         lines.append(f"all (first {len(r['all'])}):" if len(r["all"]) < listed else "all:")
         lines += map(safe, r["all"])
-    return "\n".join(lines)
+    return "".join(line + "\n" for line in lines)
 
 
 def run_distance(args: argparse.Namespace) -> int:
