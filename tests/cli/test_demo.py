@@ -138,3 +138,71 @@ def test_the_report_names_the_gold_file_given(tmp_path: Path, capsys) -> None:
     capsys.readouterr()
     page = report.read_text(encoding="utf-8")
     assert f"{gold} · " in page and "mine.jsonl/gold.jsonl" not in page
+
+
+def test_the_gold_path_is_resolved_once_for_the_scores_and_the_report(tmp_path: Path, capsys,
+                                                                      monkeypatch) -> None:
+    """`demo --report` resolved --examples to its gold file twice, once to score it and again to
+    name it in the report: two looks at the disk that could disagree. It is resolved once, and
+    the report names the file that was scored."""
+    from paralign.cli import demo
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join((DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:1]) + "\n",
+                    encoding="utf-8")
+    calls: list[str] = []
+    resolve = demo.gold_file
+
+    def counted_gold_file(examples: str | Path) -> Path:
+        calls.append(str(examples))
+        return resolve(examples)
+
+    monkeypatch.setattr(demo, "gold_file", counted_gold_file)
+    report = tmp_path / "r.html"
+    assert main(["demo", "--examples", str(tmp_path), "--report", str(report), "--format", "json"]) == 0
+    capsys.readouterr()
+    assert calls == [str(tmp_path)]
+    assert f"{gold} · " in report.read_text(encoding="utf-8")
+
+
+def test_examples_read_the_gold_from_stdin(tmp_path: Path, capsys, monkeypatch) -> None:
+    """`--examples -` took '-' for a folder ("-: no such file or folder"), though --examples takes
+    a gold JSONL file and every input may be '-' (docs/CLI.md, Files). The gold is read from stdin
+    once, scored as the same file by path, and named <stdin> in the warnings and the report."""
+    import io
+    import sys
+    import tempfile
+
+    lines = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[:2]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("\n".join([lines[0], "{oops", lines[1]]) + "\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(gold), "--format", "json"]) == 0
+    by_path = json.loads(capsys.readouterr().out)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(gold.read_bytes()), encoding="utf-8"))
+    report = tmp_path / "r.html"
+    assert main(["demo", "--examples", "-", "--format", "json", "--report", str(report)]) == 0
+    captured = capsys.readouterr()
+    from_stdin = json.loads(captured.out)
+    assert from_stdin["pairs"] == by_path["pairs"]
+    assert from_stdin["scores"]["signature"] == by_path["scores"]["signature"]
+    assert from_stdin["scores"]["skipped_rows"][0]["pair"] == 2
+    assert "<stdin>:2: invalid JSON" in captured.err and str(tmp_path) not in captured.err.replace(str(report), "")
+    page = report.read_text(encoding="utf-8")
+    assert "&lt;stdin&gt; · " in page and tempfile.gettempdir() not in page  # not stdin's copy
+
+
+def test_the_text_shows_a_golds_control_characters_as_escapes(tmp_path: Path, capsys) -> None:
+    """The demo's listing wrote a gold's id and words as they came: an RLO reordered the rest of
+    the line, ESC drove the terminal, a tab split the word pairs. It shows them as `align --format
+    pretty` shows a token (escapes); JSON keeps the exact text."""
+    record = {"id": "p\x1b[2J", "source": "The r\u202el cat", "target": "The r\u202el cat",
+              "sure": [[0, 0], [1, 1], [2, 2]]}
+    (tmp_path / "gold.jsonl").write_text(json.dumps(record) + "\n", encoding="utf-8")
+    assert main(["demo", "--examples", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    assert "\x1b" not in text and "\u202e" not in text, text
+    assert text.startswith("[p\\x1b[2J]\n  S: The r\\u202el cat\n  T: The r\\u202el cat\n"), text
+    assert "r\\u202el=r\\u202el" in text
+    assert main(["demo", "--examples", str(tmp_path), "--format", "json"]) == 0
+    pair = json.loads(capsys.readouterr().out)["pairs"][0]
+    assert pair["id"] == record["id"] and pair["source"] == record["source"]

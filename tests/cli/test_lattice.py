@@ -286,6 +286,33 @@ def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, c
     assert (tmp_path / "chain.dot").read_text(encoding="utf-8").count("->") == 1999
 
 
+def test_the_too_large_message_names_commands_that_write_what_it_promises(tmp_path, capsys):
+    """The refusal named `paralign lattice build` for the OpenFst text of whatever was drawn, but
+    `lattice build` reads sentences and has no --lattice: for `lattice draw --lattice big.json`
+    the command it named could not write it. Each command it names is run as it says: `lattice
+    draw -o FILE.dot` on the same --lattice, `lattice build` on the sentences the lattice was built
+    from (the message says so), which writes the OpenFst text of the same lattice."""
+    import re
+
+    sentences = tmp_path / "chain.txt"
+    sentences.write_text(" ".join(f"w{k}" for k in range(2000)) + "\n", encoding="utf-8")
+    built = tmp_path / "chain.json"
+    assert main(["lattice", "build", "--tokenized", str(sentences), "--format", "json", "-o", str(built)]) == 0
+    assert main(["lattice", "draw", "--lattice", str(built), "-o", str(tmp_path / "chain.svg")]) == 2
+    err = capsys.readouterr().err
+    named = re.findall(r"`paralign (lattice \w+)([^`]*)`([^,)]*)", err)
+    assert [action for action, _, _ in named] == ["lattice draw", "lattice build"], err
+    assert main(["lattice", "draw", "--lattice", str(built), "-o", str(tmp_path / "chain.dot")]) == 0
+    _, _, build_reads = named[1]
+    assert build_reads.strip() == "of the sentences it was built from", err
+    with pytest.raises(SystemExit) as usage:  # build reads no lattice JSON: the message cannot send one there
+        main(["lattice", "build", "--lattice", str(built)])
+    assert usage.value.code == 2
+    capsys.readouterr()
+    assert main(["lattice", "build", "--tokenized", str(sentences), "-o", str(tmp_path / "chain.fst")]) == 0
+    assert len((tmp_path / "chain.fst").read_text(encoding="utf-8").splitlines()) == 2001  # 2,000 edges, the end state
+
+
 #: A stand-in converter: copies its input to the file named by its last argument.
 COPY = "import sys\nopen(sys.argv[-1], 'wb').write(sys.stdin.buffer.read())\n"
 FAIL = "import sys\nsys.stderr.write('cannot render\\n')\nsys.exit(3)\n"
@@ -1289,3 +1316,46 @@ def test_the_min_size_help_says_its_default(capsys, action):
     with pytest.raises(SystemExit):
         main(["lattice", action, "--help"])
     assert "are one (default: 1: every group)" in " ".join(capsys.readouterr().out.split())
+
+
+def test_text_outputs_keep_a_path_and_a_sentence_on_one_line(tmp_path, capsys):
+    """A --lattice JSON's word may hold a tab, a line break, ESC or an RLO (the record takes any
+    text), and a --sentences line a tab or ESC: `lattice paths` wrote such a path across two
+    lines or drove the terminal, `lattice distance` a row of four columns. Text now writes them
+    escaped, as `paralign paraphrases` and `paraeval` write a cell's, so each path is one line and
+    each row three columns; JSON keeps the exact text."""
+    words = ["a\nb", "x\ty", "\x1b[2J", "r\u202el"]
+    lattice = tmp_path / "odd.json"
+    lattice.write_text(json.dumps({"states": 3, "start": 0, "end": 2,
+                                   "edges": [*([0, w, 1] for w in words), [1, "end", 2]]}), encoding="utf-8")
+    assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "9", "--kbest", "4", "--sample", "2"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 1 + (1 + 4) + (1 + 2) + (1 + 4), out  # the count, then three lists under their headings
+    assert out[-4:] == ["a\\nb end", "x\\ty end", "\\x1b[2J end", "r\\u202el end"]
+    assert not any(c in line for line in out for c in "\x1b\u202e"), out
+    assert [p for p in run_json(capsys, "lattice", "paths", "--lattice", str(lattice), "--all", "9")["all"]] == [
+        f"{w} end" for w in words]
+    sentences = tmp_path / "sentences.txt"
+    sentences.write_text("a\tb end\nr\u202el \x1b[31m end\n", encoding="utf-8")
+    assert main(["lattice", "distance", "--lattice", str(lattice), "--tokenized", "--sentences", str(sentences)]) == 0
+    rows = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    assert rows == [["2", "3", "a\\tb end"], ["1", "3", "r\\u202el \\x1b[31m end"]], rows
+    exact = run_json(capsys, "lattice", "distance", "--lattice", str(lattice), "--tokenized", "--sentences",
+                     str(sentences))
+    assert [r["sentence"] for r in exact] == ["a\tb end", "r\u202el \x1b[31m end"]
+
+
+def test_a_path_of_no_word_listed_last_is_an_empty_line(tmp_path, capsys):
+    """A path of no word (the one path of a one-state lattice; an epsilon edge from start to end)
+    listed last was an empty last line, swallowed by the output's final line break: `--all`
+    listed "a" alone of the lattice's two paths, and nothing under "all:" for the one-state
+    lattice, where the JSON listed [""]. Each listed path is a line, an empty one too."""
+    optional = tmp_path / "optional.json"
+    optional.write_text(json.dumps({"states": 2, "edges": [[0, "a", 1], [0, None, 1]]}), encoding="utf-8")
+    single = tmp_path / "single.json"
+    single.write_text(json.dumps({"states": 1, "edges": []}), encoding="utf-8")
+    for lattice, paths in ((optional, ["a", ""]), (single, [""])):
+        assert run_json(capsys, "lattice", "paths", "--lattice", str(lattice), "--all", "5")["all"] == paths
+        assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5"]) == 0
+        out = capsys.readouterr().out
+        assert out.split("\n")[1:] == ["all:", *paths, ""], out  # the count, the heading, a line a path

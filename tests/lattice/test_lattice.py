@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import random
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -153,6 +154,34 @@ def test_edit_distance_matches_brute_force(group, tokens, max_gaps):
     edges = [lattice.edges[op.edge] for op in ops if op.edge is not None]
     assert edges[0][0] == 0 and edges[-1][2] == lattice.end if edges else lattice.n_states == 1
     assert all(a[2] == b[0] for a, b in itertools.pairwise(edges))  # a connected path
+
+
+def _levenshtein(a: list[str], b: list[str]) -> int:
+    """Word edit distance by the textbook full table, the reference of word_edit_distance."""
+    table = [[i + j if i * j == 0 else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i, j in itertools.product(range(1, len(a) + 1), range(1, len(b) + 1)):
+        table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    return table[-1][-1]
+
+
+@pytest.mark.parametrize(("m", "n"), [(0, 90), (64, 200), (65, 65), (66, 150), (150, 66), (120, 3)])
+def test_word_edit_distance_of_long_sentences_is_levenshtein(m: int, n: int) -> None:
+    """Long sentences are measured through a one-path lattice's numpy DP: the same distance, the
+    shorter sentence given first or second."""
+    rng = random.Random(m * 1000 + n)
+    a, b = ([rng.choice(VOCAB[:4]) for _ in range(k)] for k in (m, n))
+    assert word_edit_distance(a, b) == word_edit_distance(b, a) == _levenshtein(a, b)
+
+
+@pytest.mark.timeout(8)
+def test_word_edit_distance_of_two_6000_word_sentences_takes_a_second_not_a_minute() -> None:
+    """`lattice build --method msa` of two lines of 10,000 words ran for minutes: the guide order's
+    distance between the two sentences was a pure-Python DP of 10**8 cells (two of 4,000 words:
+    20 s). Long sentences go through the numpy DP the lattice distance uses."""
+    rng = random.Random(6000)
+    a, b = ([rng.choice(VOCAB) for _ in range(6000)] for _ in range(2))
+    assert 0 < word_edit_distance(a, b) <= 6000
+    assert word_edit_distance(a, a) == 0
 
 
 @FAST

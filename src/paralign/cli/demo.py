@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+from contextlib import ExitStack
 from pathlib import Path
 
 from ..aligners.evaluation import PairResult, annotate_gold, gold_parts, pair_results
@@ -18,6 +19,8 @@ from ._common import (
     add_format,
     add_output,
     add_report,
+    shown_names,
+    stdin_once,
     warn_skipped_pairs,
     write_report,
     write_result,
@@ -40,8 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(sure links).",
     )
     parser.add_argument("--examples", default=str(DEMO_DIR), metavar=PATH,
-                        help="folder holding gold.jsonl, or a gold JSONL file itself (default: the copy "
-                        "inside paralign, paralign/data/demo/)")
+                        help="folder holding gold.jsonl, or a gold JSONL file itself ('-': stdin) (default: "
+                        "the copy inside paralign, paralign/data/demo/)")
     add_format(parser)
     add_output(parser)
     add_report(parser, "the scores and every pair's grid against the gold, worst first; its "
@@ -49,14 +52,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
-def _demo(examples: str | Path) -> tuple[dict, list[PairResult], str]:
-    """Align and score the demo pairs: the pairs with aligned words and the scores, each pair's
-    result and the aligner's signature (for the report).
+def _demo(gold_path: Path) -> tuple[dict, list[PairResult], str]:
+    """Align and score the demo pairs of `gold_path` (:func:`gold_file`): the pairs with aligned
+    words and the scores, each pair's result and the aligner's signature (for the report).
 
     A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
     the gold has no pairs, EmptyScoringError when none of them can be read.
     """
-    gold_path = gold_file(examples)
     items = _with_sentences(read_pairs(gold_path, "jsonl"), str(gold_path))
     if not items:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))
@@ -114,15 +116,21 @@ def _with_sentences(items: list[PairOrBad], name: str) -> list[PairOrBad]:
 
 
 def _render(result: dict) -> str:
+    """The demo as text: each pair's id, sentences and aligned (and missed) word pairs, then the
+    scores. Ids and words are written as `align --format pretty` shows a token
+    (:func:`~paralign.viz.terminal.safe`): a gold's ESC or RLO drove the terminal or reordered
+    the rest of the line, a tab or line break split it; JSON has the exact text."""
+    from ..viz.terminal import safe
+
     lines = []
     for pair in result["pairs"]:
-        lines.append(f"[{pair['id']}]")
-        lines.append(f"  S: {pair['source']}")
-        lines.append(f"  T: {pair['target']}")
-        words = "  ".join(f"{a}={b}" + ("" if ok else "(x)") for a, b, ok in pair["aligned"])
+        lines.append(f"[{safe(str(pair['id']))}]")
+        lines.append(f"  S: {safe(pair['source'])}")
+        lines.append(f"  T: {safe(pair['target'])}")
+        words = "  ".join(f"{safe(a)}={safe(b)}" + ("" if ok else "(x)") for a, b, ok in pair["aligned"])
         lines.append(f"  aligned: {words}")
         if pair["missed"]:
-            lines.append("  missed:  " + "  ".join(f"{a}={b}" for a, b in pair["missed"]))
+            lines.append("  missed:  " + "  ".join(f"{safe(a)}={safe(b)}" for a, b in pair["missed"]))
     lines.append("")
     lines.append("(x) = not a gold sure link (some are gold possible links). Scores against the hand-made gold (sure links):")
     lines.append(render_scores(result["scores"]))
@@ -131,13 +139,17 @@ def _render(result: dict) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    result, pairs, signature = _demo(args.examples)
+    with ExitStack() as stack:  # '-' (stdin) or a pipe read once, into a copy named as given
+        paths, names = stdin_once(stack, examples=[args.examples])
+        gold = gold_file(paths["examples"][0])  # once: the scores and the report name the same file
+        result, pairs, signature = _demo(gold)
+    result, shown_gold, signature = shown_names([result, str(gold), signature], names)
     write_result(args, result, _render)
     warn_skipped_pairs(result["scores"]["skipped_rows"])
     if args.report is not None:
         from ..viz.reports import alignment_report
 
-        data = {**result["scores"], "gold": str(gold_file(args.examples)), "signature": signature}
+        data = {**result["scores"], "gold": shown_gold, "signature": signature}
         write_report(args.report, alignment_report(data, pairs, title="paralign demo: alignments against gold"))
         say(f"HTML report of the alignments: {Path(args.report).resolve()}")
     return 0

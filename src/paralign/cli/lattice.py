@@ -357,7 +357,14 @@ def run_paths(args: argparse.Namespace) -> int:
 def render_paths(r: dict) -> str:
     """`lattice paths` as text: the path count (and with --no-inputs the new paths'), then each
     list asked for under its heading (a reader must tell the sample from the enumeration): the k
-    best (log probability TAB path), the sampled paths, the enumerated ones, one a line."""
+    best (log probability TAB path), the sampled paths, the enumerated ones, one a line. A word
+    holding a tab, line break or other control character (a --lattice JSON's word can) is written
+    escaped (:func:`~paralign.viz.terminal.safe`), so each path stays one line; JSON has the exact
+    words. Every line ends with a line break, the last too: a path of no word (a lattice of one
+    state, or of an epsilon edge from start to end) listed last was an empty last line, which the
+    output's final line break swallowed, so the list showed one path fewer than it held."""
+    from ..viz.terminal import safe
+
     lines = [f"paths: {r['paths']} (log10 {r['log10_paths']:.2f}); states {r['states']}, edges {r['edges']}"]
     listed = int(r["paths"])
     if "new_paths" in r:
@@ -365,14 +372,14 @@ def render_paths(r: dict) -> str:
         listed = int(r["new_paths"])
     if "kbest" in r:
         lines.append("k-best (log probability TAB path):")
-        lines += [f"{x['logprob']:.3f}\t{x['sentence']}" for x in r["kbest"]]
+        lines += [f"{x['logprob']:.3f}\t{safe(x['sentence'])}" for x in r["kbest"]]
     if "sample" in r:
         lines.append(f"sample ({len(r['sample'])} uniformly sampled):")
-        lines += r["sample"]
+        lines += map(safe, r["sample"])
     if "all" in r:
         lines.append(f"all (first {len(r['all'])}):" if len(r["all"]) < listed else "all:")
-        lines += r["all"]
-    return "\n".join(lines)
+        lines += map(safe, r["all"])
+    return "".join(line + "\n" for line in lines)
 
 
 def run_distance(args: argparse.Namespace) -> int:
@@ -411,8 +418,12 @@ def run_distance(args: argparse.Namespace) -> int:
 
 def render_distance(r: list) -> str:
     """`lattice distance` as text: distance TAB tokens TAB sentence, one a line (an empty line
-    in place of a blank line of --sentences)."""
-    return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{x['sentence']}") + "\n" for x in r)
+    in place of a blank line of --sentences); a sentence's tab or control character escaped
+    (:func:`~paralign.viz.terminal.safe`), so each row is one line of three columns."""
+    from ..viz.terminal import safe
+
+    return "".join(("" if "error" in x else f"{x['distance']}\t{x['tokens']}\t{safe(x['sentence'])}") + "\n"
+                   for x in r)
 
 
 def run_paraphrases(args: argparse.Namespace) -> int:

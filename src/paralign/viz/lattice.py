@@ -252,7 +252,8 @@ def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = 
     """The drawing of `lattice` as an ``<svg>`` element (:func:`.svg.svg_file` writes it as a
     file); `ident` prefixes the picture's ids (unique per page). ConfigurationError when a side
     of it would pass :data:`MAX_SIDE` (a 2,000-state chain was 247,205 px wide), naming the
-    outputs that have no size limit."""
+    outputs that have no size limit: `lattice build` writes OpenFst text of sentences only, so the
+    message says so (it has no --lattice: a lattice JSON's OpenFst text is Lattice.to_openfst's)."""
     placed = place(lattice)
     sentences = sentence_count(lattice)
     x0, y0, x1, y1 = _extent(placed)
@@ -262,7 +263,7 @@ def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = 
             f"a lattice of {counted(lattice.n_states, 'state')} is too large to draw: its picture would be "
             f"{width:,.0f} x {height:,.0f} px, over the {MAX_SIDE:,} px a side that SVG renderers draw; "
             "write its DOT for Graphviz instead (`paralign lattice draw -o FILE.dot`, Lattice.to_dot) or its "
-            "OpenFst text (`paralign lattice build`, Lattice.to_openfst)")
+            "OpenFst text (`paralign lattice build` of the sentences it was built from, Lattice.to_openfst)")
     arrow = el("marker", el("path", d="M0 0L10 5L0 10z", fill=EDGE_INK), id=f"{ident}-arrow",
                viewBox="0 0 10 10", refX=num(10 + RADIUS * 10 / 8), refY=5, markerWidth=8, markerHeight=8,
                markerUnits="userSpaceOnUse", orient="auto")
