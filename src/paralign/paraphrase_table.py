@@ -404,11 +404,14 @@ class ParaphraseTable:
         unscored rows first, so top_k=1 kept an unscored row over a scored one.
         `top_k` is None (every row) or a whole number of at least 1
         (:func:`paralign.tables.check_top_k`, the check of :func:`paralign.tables.lookup`: 0 kept
-        every row, -1 dropped the last one and 2.5 was a TypeError from slicing)."""
+        every row, -1 dropped the last one and 2.5 was a TypeError from slicing). The copy's
+        :attr:`threshold` is the stricter of the table's and `threshold`: no row scored below it
+        is held, and a signature names it (a table read at 0.5, then filtered, lost its ``:0.5``)."""
         check_threshold(threshold, f"table {self.name!r}")
         top_k = check_top_k(top_k)
         out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
         out.retokenized_from, out.named_by_file = self.retokenized_from, self.named_by_file
+        out.threshold = max((t for t in (self.threshold, threshold) if t is not None), default=None)
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: best_first(qs[1], qs[0]))
