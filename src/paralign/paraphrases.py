@@ -12,7 +12,7 @@ import functools
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from ._moved import moved_names
@@ -155,14 +155,16 @@ MEMORY_TABLE = "the table's name (given where the table was made, not a file's)"
 def table_name_part(table: ParaphraseTable, shown: str | None = None) -> str:
     """`table`'s name as a signature writes it (before its threshold, tokenizer and hash:
     :func:`paralign.metrics.paraeval.signature.source_signature`): the last component of its name,
-    or of `shown` (what to call its file instead: ``<stdin>``). A name holding ``|`` or a line
-    break is a ConfigurationError: naming the file, to be copied or linked under another name, for
+    or of `shown` (what to call its file instead: ``<stdin>``), as the running system splits a
+    path: a backslash is a separator on Windows only (a POSIX file ``my\\table.tsv`` was signed
+    ``table.tsv``). A name holding ``|`` or a line break is a ConfigurationError: naming the
+    file, to be copied or linked under another name, for
     a table read from one (:attr:`ParaphraseTable.named_by_file`,
     :func:`paralign.signature.file_name_part`); for one built in memory, in its own words
     (:data:`MEMORY_TABLE`: name it another way), as ``ParaphraseTable("a|b")`` was told to copy
     or link a file it never had."""
     given = table.name if shown is None else shown
-    written = given.replace("\\", "/").rsplit("/", 1)[-1]
+    written = PurePath(given).name  # the running system's rule: a POSIX file's name may hold a backslash
     if shown is None and not table.named_by_file:
         return name_part(written, MEMORY_TABLE_PART, what=MEMORY_TABLE)
     return file_name_part(given, TABLE_PART, name=written)
