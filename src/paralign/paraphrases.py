@@ -346,7 +346,7 @@ def _read_table(path: str | Path, name: str, threshold: float | None,
     def hashed(rows: Iterable[Any]) -> Iterable[Any]:
         return then_hash(rows) if progress is None else progress(then_hash(rows))
 
-    if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
+    if is_parquet_file(path):  # a table written by `pivot -o FILE.parquet` (told by its data too)
         # a built table's form: phrases are looked up as it split them, with its case
         table.tokenizer, table.lowercase = table_form(path)
         table._read_pairs((p, q, score) for p, q, score, _ in hashed(iter_rows(path, unscored=True))

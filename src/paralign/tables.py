@@ -4,8 +4,8 @@ A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot t
 ``pivots, support``; monolingual tables: ``count, phrase_count``), or of ``phrase, paraphrase,
 score`` (a lattice table's count of groups, a user's score): its header, or a Parquet table's
 schema, names the third column (:func:`score_column`).  The pipelines write
-Parquet (``X.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
-statistics hold its phrase) or TSV (``X.tsv``, ``X.tsv.gz``: a ``# column...`` header, then
+Parquet (``FILE.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
+statistics hold its phrase) or TSV (``FILE.tsv``, ``FILE.tsv.gz``: a ``# column...`` header, then
 one row a line, floats as Python's exact ``repr``), with the same rows; every reader here
 takes both.  A file is written under a temporary name and renamed into place when complete
 (:func:`atomic_path`), so no half-written table is ever visible.
@@ -112,7 +112,7 @@ PARQUET_MAGIC = b"PAR1"
 def is_parquet_file(path: str | Path) -> bool:
     """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`), or it
     is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told by its data (a
-    Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or 'a NUL byte' at line 1).
+    Parquet table on stdin, or renamed FILE.tsv, was read as TSV: 'not UTF-8' or 'a NUL byte' at line 1).
     A pipe is not sniffed (its bytes would be lost): see `paralign.cli._common.read_once`."""
     if is_parquet(path):
         return True
