@@ -290,7 +290,7 @@ def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(
     usage error (exit 2). (Simulated: the tests may run as root, who reads any file.)"""
     import errno
 
-    from paralign import tables
+    from paralign import table_parquet
     from paralign.errors import InputFileError
 
     path = _write(tmp_path / "t.parquet")
@@ -298,7 +298,7 @@ def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(
     def denied(name, stamp):
         raise PermissionError(errno.EACCES, f"Failed to open local file '{name}'. Detail: [errno 13] Permission denied")
 
-    monkeypatch.setattr(tables, "_parquet_file", denied)
+    monkeypatch.setattr(table_parquet, "_parquet_file", denied)
     with pytest.raises(InputFileError) as info:
         list(iter_rows(path))
     assert str(info.value) == f"{path}: permission denied" and info.value.cannot_open

@@ -378,7 +378,7 @@ class _Watched(dict[str, dict[str, Score]]):
 def _reader_digest() -> str:
     """A hash of the code that reads and hashes a table (this module, :mod:`paralign.paraphrase_table`,
     whose ``ParaphraseTable`` parses and hashes the rows, those it reads files with, textout's
-    ``.gz`` name rule included, and shown_text, by which phrase_keys keys each row as it shows), so
+    ``.gz`` name rule included, tables' Parquet reader, table_parquet, and shown_text, by which phrase_keys keys each row as it shows), so
     that a table's cache entry made by other code (a release, a checkout) is never read; "?" when a
     module's source cannot be read (only the version keys it then)."""
     from . import (
@@ -387,6 +387,7 @@ def _reader_digest() -> str:
         phrase_keys,
         shown_text,
         signature,
+        table_parquet,
         tables,
         textio,
         textout,
@@ -395,7 +396,7 @@ def _reader_digest() -> str:
     try:
         return short_hash([Path(module.__file__ or "").read_bytes()
                            for module in (sys.modules[__name__], paraphrase_table, line_ends, phrase_keys,
-                                          shown_text, signature, tables, textio, textout)])
+                                          shown_text, signature, tables, table_parquet, textio, textout)])
     except OSError:
         return "?"
 
