@@ -186,10 +186,11 @@ def test_many_phrases_read_a_parquet_table_a_few_row_groups_at_a_time(tmp_path, 
 
 
 def test_a_parquet_table_without_a_phrase_column_is_a_format_error(tmp_path) -> None:
+    """One column: no table, said as a scan says it (tests/test_table_parquet.py: the columns by position)."""
     import pyarrow.parquet as pq
 
     pq.write_table(pa.table({"word": ["a"]}), tmp_path / "other.parquet")
-    with pytest.raises(FormatError, match=r"other\.parquet: not a Parquet table \(no 'phrase' column\)"):
+    with pytest.raises(FormatError, match=r"other\.parquet: not a paraphrase table \(1 column; expected at least 3"):
         lookup(tmp_path / "other.parquet", ["a"])
 
 

@@ -73,37 +73,65 @@ def _open_parquet(path: str | Path) -> Any:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
+#: The columns a table's rows are read from, by position: the score is the third, named as the table names it.
+READ_BY_POSITION = ("phrase", "paraphrase")
+
+
+def check_columns(schema: pa.Schema, path: str | Path) -> None:
+    """FormatError naming `path` unless a Parquet table of `schema` is read as it says: at least
+    three columns (phrase, paraphrase, score, then any others, read by position as a TSV table's
+    fields), the first two text, the third numbers, and no column named ``phrase`` or
+    ``paraphrase`` where it is not read from. A table of columns paraphrase, phrase, probability
+    (pandas writes any order) was read with its paraphrases as phrases, silently; one named
+    otherwise (``src``, ``tgt``, ``p``) is read by position. The check of every reader
+    (:func:`checked_batch`, a query by phrase, :func:`parquet_phrases`)."""
+    import pyarrow as pa
+
+    names = schema.names
+    if len(names) < 3:
+        raise FormatError(f"not a paraphrase table ({counted(len(names), 'column')}; expected at least 3: "
+                          "phrase, paraphrase, score)", source=str(path))
+    for k, name in enumerate(READ_BY_POSITION):
+        at = names.index(name) if name in names else k
+        if at != k:
+            raise FormatError(f"not a paraphrase table as it is read: its column {name!r} is column {at + 1}, where "
+                              f"the {name} is read from column {k + 1} ({names[k]!r}): a table's columns are read "
+                              "by position (phrase, paraphrase, score, then any others): write them in that order",
+                              source=str(path))
+    for k in (0, 1):
+        kind = schema.field(k).type
+        kind = kind.value_type if pa.types.is_dictionary(kind) else kind
+        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)):
+            raise FormatError(f"not a paraphrase table: its column {names[k]!r} holds {kind}, not text", source=str(path))
+    kind = schema.field(2).type  # null: a table written from no rows (its rows, if any, are refused one by one)
+    if not (pa.types.is_floating(kind) or pa.types.is_integer(kind) or pa.types.is_null(kind)):
+        raise FormatError(f"not a paraphrase table: its column {names[2]!r} holds {kind}, not numbers",
+                          source=str(path))
+
+
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
     """A record batch of a Parquet table's rows, checked as a TSV table's rows are (:func:`iter_rows`),
-    with its probability column (the third) as float64: the first two columns text, the third numbers,
-    each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored pair
-    (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError naming the
-    file and the row (`first_row`: the 1-based number of the batch's first row; None when not known, a
-    query's rows: the row is named by its phrase). A user's table was read unchecked: a missing
-    probability was a TypeError from float(), a NaN passed, sorted first, a text column a TypeError."""
+    with its probability column (the third) as float64: its columns as :func:`check_columns` checks them,
+    each phrase and paraphrase there, each score finite and not negative (:data:`NEGATIVE`); a missing
+    (null) probability is an unscored pair (None) with `unscored`, as a TSV row without a score. Anything
+    else is a FormatError naming the file and the row (`first_row`: the 1-based number of the batch's
+    first row; None when not known, a query's rows: the row is named by its phrase). A user's table was
+    read unchecked: a missing probability was a TypeError from float(), a NaN passed, sorted first, a
+    text column a TypeError."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     names = batch.schema.names
-    if batch.num_columns < 3:
-        raise FormatError(f"not a paraphrase table ({counted(batch.num_columns, 'column')}; expected at least 3: "
-                          "phrase, paraphrase, score)", source=str(path))
+    check_columns(batch.schema, path)
 
     def bad(index: int, reason: str) -> NoReturn:
         row = f"row {first_row + index}" if first_row is not None else f"row of {batch.column(0)[index].as_py()!r}"
         raise FormatError(f"bad table {row} ({reason})", source=str(path))
 
     for k in (0, 1):
-        kind = batch.column(k).type
-        kind = kind.value_type if pa.types.is_dictionary(kind) else kind
-        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-            raise FormatError(f"not a paraphrase table: its column {names[k]!r} holds {kind}, not text", source=str(path))
         if batch.column(k).null_count:
             bad(pc.index(pc.is_null(batch.column(k)), True).as_py(), f"no {names[k]}")
     probability = batch.column(2)
-    if not (pa.types.is_floating(probability.type) or pa.types.is_integer(probability.type)):
-        raise FormatError(f"not a paraphrase table: its column {names[2]!r} holds {probability.type}, not numbers",
-                          source=str(path))
     probability = probability.cast(pa.float64())
     if probability.null_count and not unscored:
         bad(pc.index(pc.is_null(probability), True).as_py(), f"no {names[2]}")
@@ -121,6 +149,7 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
 
 def _parquet_batches(path: str | Path) -> Iterable[Any]:
     table_file = _open_parquet(path)
+    check_columns(table_file.schema_arrow, path)
     try:
         return table_file.iter_batches()
     except (OSError, ValueError) as exc:
@@ -128,11 +157,14 @@ def _parquet_batches(path: str | Path) -> Iterable[Any]:
 
 
 def parquet_phrases(path: str | Path) -> Iterator[str]:
-    """A Parquet table's phrases (its ``phrase`` column), each batch's distinct ones: a phrase may come again."""
+    """A Parquet table's phrases (its first column, :func:`check_columns`), each batch's distinct ones: a
+    phrase may come again."""
     import pyarrow.compute as pc
 
+    table_file = _open_parquet(path)
+    check_columns(table_file.schema_arrow, path)
     try:
-        for batch in _open_parquet(path).iter_batches(columns=["phrase"]):
+        for batch in table_file.iter_batches(columns=table_file.schema_arrow.names[:1]):
             yield from (phrase for phrase in pc.unique(batch.column(0)).to_pylist() if phrase is not None)
     except (OSError, ValueError) as exc:
         raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
@@ -141,7 +173,8 @@ def parquet_phrases(path: str | Path) -> Iterator[str]:
 def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
 
-    Only the row groups whose min/max statistics of ``phrase`` can hold one of them are read
+    Only the row groups whose min/max statistics of the phrase (the first column, :func:`check_columns`:
+    a query by the column named ``phrase`` missed a table named otherwise) can hold one of them are read
     (every group whose statistics are missing, too), so the file need not be sorted for the
     answer to be right, and a sorted one (as the pipelines write) has one or two groups read;
     :data:`GROUPS_AT_ONCE` at a time (many phrases can need every group: they were read at once).
@@ -155,11 +188,10 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
 
     table_file = _open_parquet(path)
     wanted = sorted(set(phrases))
+    check_columns(table_file.schema_arrow, path)  # the phrase is column 0, whatever its name
     try:
         meta = table_file.metadata
-        if "phrase" not in table_file.schema_arrow.names:
-            raise ValueError("no 'phrase' column")
-        column = table_file.schema_arrow.names.index("phrase")
+        column = 0
         groups = []
         for number in range(meta.num_row_groups):
             stats = meta.row_group(number).column(column).statistics
@@ -171,7 +203,10 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
                 groups.append(number)
         for start in range(0, len(groups), GROUPS_AT_ONCE):
             rows = table_file.read_row_groups(groups[start:start + GROUPS_AT_ONCE])
-            phrase = rows["phrase"]
+            phrase = rows.column(0)
+            if pa.types.is_null(phrase.type):  # no phrase in any row: each refused as such (checked_batch)
+                yield from rows.to_batches()
+                continue
             if pa.types.is_dictionary(phrase.type):
                 phrase = phrase.cast(phrase.type.value_type)
             yield from rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
