@@ -579,3 +579,27 @@ def test_top_paraphrases_asks_a_table_as_paralign_paraphrases_does(tmp_path) -> 
     user = tmp_path / "user.tsv"
     user.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
     assert top_paraphrases(user, ["Cat"], 1) == {"Cat": [("feline", 0.5)]}
+
+
+def test_a_tsv_header_naming_the_phrase_and_paraphrase_elsewhere_is_refused(tmp_path, capsys) -> None:
+    """Audit: a TSV table's fields are read by position (phrase, paraphrase, score), but one whose
+    header says ``# paraphrase TAB phrase TAB score`` was read with its paraphrases as phrases,
+    silently (`paraphrases --table T car` found none, `auto` found 'car'), as a Parquet table of
+    columns so named was. Every reader refuses it at its header's line, naming the column."""
+    from paralign.cli import main
+    from paralign.paraphrases import ParaphraseTable, load_table
+    from paralign.phrase_keys import lookup_held
+
+    path = tmp_path / "t.tsv"
+    path.write_text("\ufeff# paraphrase\tphrase\tscore\nauto\tcar\t0.5\n", encoding="utf-8")
+    said = re.escape(f"{path}:1: not a paraphrase table as it is read: its column 'phrase' is column 2, where the "
+                     "phrase is read from column 1 ('paraphrase')")
+    for read in (lambda: lookup(path, ["car"]), lambda: lookup_held(path, ["car"]), lambda: load_table(path),
+                 lambda: ParaphraseTable.from_tsv(path), lambda: list(iter_rows(path))):
+        with pytest.raises(FormatError, match=said):
+            read()
+    assert main(["paraphrases", "car", "--table", str(path)]) == 1
+    assert "its column 'phrase' is column 2" in capsys.readouterr().err
+    path.write_text("# phrase\tparaphrase\tscore\n# paraphrase\tphrase\ta comment below the header\n"
+                    "car\tauto\t0.5\n", encoding="utf-8")
+    assert lookup(path, ["car"])["car"] == [{"paraphrase": "auto", "score": 0.5}]

@@ -77,11 +77,27 @@ def _open_parquet(path: str | Path) -> Any:
 READ_BY_POSITION = ("phrase", "paraphrase")
 
 
+def check_column_names(names: Sequence[str], path: str | Path | None, line: int | None = None) -> None:
+    """FormatError naming `path` (None: no file) and `line` (a TSV table's header's) when a table's
+    column `names` name a column ``phrase`` or ``paraphrase`` where it is not read from: a table's
+    rows are read by position, Parquet's (:func:`check_columns`) as a TSV table's fields, so a
+    table whose columns are paraphrase, phrase, score was read with its paraphrases as phrases,
+    silently."""
+    for k, name in enumerate(READ_BY_POSITION):
+        at = names.index(name) if name in names else k
+        if at != k:
+            there = repr(names[k]) if k < len(names) else "none named"
+            raise FormatError(f"not a paraphrase table as it is read: its column {name!r} is column {at + 1}, where "
+                              f"the {name} is read from column {k + 1} ({there}): a table's columns are read "
+                              "by position (phrase, paraphrase, score, then any others): write them in that order",
+                              source=None if path is None else str(path), line=line)
+
+
 def check_columns(schema: pa.Schema, path: str | Path) -> None:
     """FormatError naming `path` unless a Parquet table of `schema` is read as it says: at least
     three columns (phrase, paraphrase, score, then any others, read by position as a TSV table's
     fields), the first two text, the third numbers, and no column named ``phrase`` or
-    ``paraphrase`` where it is not read from. A table of columns paraphrase, phrase, probability
+    ``paraphrase`` where it is not read from (:func:`check_column_names`). A table of columns paraphrase, phrase, probability
     (pandas writes any order) was read with its paraphrases as phrases, silently; one named
     otherwise (``src``, ``tgt``, ``p``) is read by position. The check of every reader
     (:func:`checked_batch`, a query by phrase, :func:`parquet_phrases`)."""
@@ -91,13 +107,7 @@ def check_columns(schema: pa.Schema, path: str | Path) -> None:
     if len(names) < 3:
         raise FormatError(f"not a paraphrase table ({counted(len(names), 'column')}; expected at least 3: "
                           "phrase, paraphrase, score)", source=str(path))
-    for k, name in enumerate(READ_BY_POSITION):
-        at = names.index(name) if name in names else k
-        if at != k:
-            raise FormatError(f"not a paraphrase table as it is read: its column {name!r} is column {at + 1}, where "
-                              f"the {name} is read from column {k + 1} ({names[k]!r}): a table's columns are read "
-                              "by position (phrase, paraphrase, score, then any others): write them in that order",
-                              source=str(path))
+    check_column_names(names, path)
     for k in (0, 1):
         kind = schema.field(k).type
         kind = kind.value_type if pa.types.is_dictionary(kind) else kind

@@ -45,7 +45,7 @@ from .errors import (
 from .table_parquet import GROUPS_AT_ONCE as GROUPS_AT_ONCE
 from .table_parquet import NEGATIVE as NEGATIVE
 from .table_parquet import PARQUET_MAGIC as PARQUET_MAGIC
-from .table_parquet import _open_parquet, _parquet_batches, _parquet_rows_of
+from .table_parquet import _open_parquet, _parquet_batches, _parquet_rows_of, check_column_names
 from .table_parquet import checked_batch as checked_batch
 from .table_parquet import is_parquet_file as is_parquet_file
 from .table_parquet import parquet_phrases as parquet_phrases
@@ -192,13 +192,17 @@ def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object
     wrote) every line that is not blank is a row, so a phrase that starts with '#' (``#1 hit``,
     or ``# 1`` as a tokenizer splits it) is read back as it was written; in a table without
     the record (a user's) a line starting with '#' is a comment. A record that is not a JSON
-    object is a FormatError naming `source` and its line (:func:`metadata_line`)."""
+    object is a FormatError naming `source` and its line (:func:`metadata_line`), as is a header
+    that names a column ``phrase`` or ``paraphrase`` where it is not read from
+    (:func:`~paralign.table_parquet.check_column_names`: ``# paraphrase TAB phrase TAB score``)."""
     recorded = False
     for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r\n")
         if not line or line.isspace():
             continue
         if line[0] == "#" and not recorded:
+            if number == 1:  # a header (``# phrase TAB paraphrase ...``) names the columns read by position
+                check_column_names(_header_names(line), source, number)
             metadata = metadata_line(line, source, number)
             if metadata is not None:
                 recorded = True
