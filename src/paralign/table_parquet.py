@@ -97,10 +97,10 @@ def check_columns(schema: pa.Schema, path: str | Path) -> None:
     """FormatError naming `path` unless a Parquet table of `schema` is read as it says: at least
     three columns (phrase, paraphrase, score, then any others, read by position as a TSV table's
     fields), the first two text, the third numbers, and no column named ``phrase`` or
-    ``paraphrase`` where it is not read from (:func:`check_column_names`). A table of columns paraphrase, phrase, probability
-    (pandas writes any order) was read with its paraphrases as phrases, silently; one named
-    otherwise (``src``, ``tgt``, ``p``) is read by position. The check of every reader
-    (:func:`checked_batch`, a query by phrase, :func:`parquet_phrases`)."""
+    ``paraphrase`` where it is not read from (:func:`check_column_names`). A table of columns
+    paraphrase, phrase, probability (pandas writes any order) was read with its paraphrases as
+    phrases, silently; one named otherwise (``src``, ``tgt``, ``p``) is read by position. The
+    check of every reader (:func:`checked_batch`, a query by phrase, :func:`parquet_phrases`)."""
     import pyarrow as pa
 
     names = schema.names
