@@ -14,7 +14,7 @@ pyarrow filters, so a 10 GB table answers in well under a second").
 2. **The queries.** `--queries` phrases drawn at random (seeded) from random replicas, plus as
    many absent phrases, each looked up `--repeat` times:
    - in this process with `paralign.tables.lookup` (what the command calls), with the footer
-     read for each lookup (as a new process does) and kept (`tables` keeps the last few
+     read for each lookup (as a new process does) and kept (`table_parquet` keeps the last few
      files' footers while they stay the same), and beside it
      with pyarrow's filtered read, ``pq.read_table(filters=...)``, which `lookup` used before;
    - as a whole command, `python -m paralign paraphrases PHRASE --table BIG --top-k 10
@@ -49,7 +49,7 @@ import pyarrow.parquet as pq
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from paralign import tables  # noqa: E402
+from paralign import table_parquet  # noqa: E402
 from paralign.tables import TableWriter, lookup  # noqa: E402
 
 
@@ -86,7 +86,7 @@ def sample_phrases(base: Path, replicas: int, count: int, seed: int) -> list[str
 def time_lookups(path: Path, phrases: list[str], repeat: int, *, keep_footer: bool) -> tuple[list[float], list[float], int]:
     """Seconds of each `lookup` (every phrase, `repeat` times) of the phrases the table holds
     (the first half of `phrases`) and of the others, and the rows found in one round. Without
-    `keep_footer` the footer `tables` keeps is dropped before each lookup (a new process reads
+    `keep_footer` the footer `table_parquet` keeps is dropped before each lookup (a new process reads
     it); with it, it is read once (a server or a script asking again)."""
     held: list[float] = []
     absent: list[float] = []
@@ -95,7 +95,7 @@ def time_lookups(path: Path, phrases: list[str], repeat: int, *, keep_footer: bo
     for round_ in range(repeat):
         for number, phrase in enumerate(phrases):
             if not keep_footer:
-                tables._parquet_file.cache_clear()
+                table_parquet._parquet_file.cache_clear()
             start = time.perf_counter()
             rows = lookup(path, [phrase], top_k=10)[phrase]
             (held if number < half else absent).append(time.perf_counter() - start)

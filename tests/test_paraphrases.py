@@ -716,3 +716,24 @@ def test_ppdbs_own_file_given_by_path_is_the_built_in_ppdb(tmp_path: Path) -> No
     shutil.copyfile(path, copy)
     link.symlink_to(path)
     assert (built_in_named(str(copy)), built_in_named(str(link))) == (None, "ppdb")
+
+
+@pytest.mark.skipif(os.sep == "\\", reason="a backslash is a separator on Windows: no file name holds one")
+def test_a_table_files_name_holding_a_backslash_is_signed_whole(tmp_path: Path, monkeypatch) -> None:
+    """Audit: a table's name was cut at a backslash on every system, so a POSIX file
+    ``my\\table.tsv`` was signed ``table.tsv#HASH``, as a file named ``table.tsv`` is. The name
+    is split as the running system splits a path (``pathlib``): whole on POSIX, at its last
+    component on Windows; a name given in memory that holds '/' is still cut there."""
+    import pathlib
+
+    from paralign.metrics.paraeval.signature import source_signature
+    from paralign.paraphrases import load_table, table_name_part
+
+    path = tmp_path / "my\\table.tsv"
+    path.write_text("car\tauto\t0.9\n", encoding="utf-8")
+    for read in (load_table(path), ParaphraseTable.from_tsv(path), load_source(str(path))):
+        assert isinstance(read, ParaphraseTable) and read.name == "my\\table.tsv"
+        assert source_signature(read).startswith("my\\table.tsv#")
+    assert table_name_part(ParaphraseTable("dir/x.tsv")) == "x.tsv"
+    monkeypatch.setattr("paralign.paraphrases.PurePath", pathlib.PureWindowsPath)  # as on Windows
+    assert table_name_part(load_table(path)) == "table.tsv"

@@ -186,10 +186,11 @@ def test_many_phrases_read_a_parquet_table_a_few_row_groups_at_a_time(tmp_path, 
 
 
 def test_a_parquet_table_without_a_phrase_column_is_a_format_error(tmp_path) -> None:
+    """One column: no table, said as a scan says it (tests/test_table_parquet.py: the columns by position)."""
     import pyarrow.parquet as pq
 
     pq.write_table(pa.table({"word": ["a"]}), tmp_path / "other.parquet")
-    with pytest.raises(FormatError, match=r"other\.parquet: not a Parquet table \(no 'phrase' column\)"):
+    with pytest.raises(FormatError, match=r"other\.parquet: not a paraphrase table \(1 column; expected at least 3"):
         lookup(tmp_path / "other.parquet", ["a"])
 
 
@@ -290,7 +291,7 @@ def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(
     usage error (exit 2). (Simulated: the tests may run as root, who reads any file.)"""
     import errno
 
-    from paralign import tables
+    from paralign import table_parquet
     from paralign.errors import InputFileError
 
     path = _write(tmp_path / "t.parquet")
@@ -298,7 +299,7 @@ def test_a_parquet_table_without_read_permission_is_the_error_a_tsv_table_gives(
     def denied(name, stamp):
         raise PermissionError(errno.EACCES, f"Failed to open local file '{name}'. Detail: [errno 13] Permission denied")
 
-    monkeypatch.setattr(tables, "_parquet_file", denied)
+    monkeypatch.setattr(table_parquet, "_parquet_file", denied)
     with pytest.raises(InputFileError) as info:
         list(iter_rows(path))
     assert str(info.value) == f"{path}: permission denied" and info.value.cannot_open
@@ -578,3 +579,27 @@ def test_top_paraphrases_asks_a_table_as_paralign_paraphrases_does(tmp_path) -> 
     user = tmp_path / "user.tsv"
     user.write_text("cat\tfeline\t0.5\n", encoding="utf-8")
     assert top_paraphrases(user, ["Cat"], 1) == {"Cat": [("feline", 0.5)]}
+
+
+def test_a_tsv_header_naming_the_phrase_and_paraphrase_elsewhere_is_refused(tmp_path, capsys) -> None:
+    """Audit: a TSV table's fields are read by position (phrase, paraphrase, score), but one whose
+    header says ``# paraphrase TAB phrase TAB score`` was read with its paraphrases as phrases,
+    silently (`paraphrases --table T car` found none, `auto` found 'car'), as a Parquet table of
+    columns so named was. Every reader refuses it at its header's line, naming the column."""
+    from paralign.cli import main
+    from paralign.paraphrases import ParaphraseTable, load_table
+    from paralign.phrase_keys import lookup_held
+
+    path = tmp_path / "t.tsv"
+    path.write_text("\ufeff# paraphrase\tphrase\tscore\nauto\tcar\t0.5\n", encoding="utf-8")
+    said = re.escape(f"{path}:1: not a paraphrase table as it is read: its column 'phrase' is column 2, where the "
+                     "phrase is read from column 1 ('paraphrase')")
+    for read in (lambda: lookup(path, ["car"]), lambda: lookup_held(path, ["car"]), lambda: load_table(path),
+                 lambda: ParaphraseTable.from_tsv(path), lambda: list(iter_rows(path))):
+        with pytest.raises(FormatError, match=said):
+            read()
+    assert main(["paraphrases", "car", "--table", str(path)]) == 1
+    assert "its column 'phrase' is column 2" in capsys.readouterr().err
+    path.write_text("# phrase\tparaphrase\tscore\n# paraphrase\tphrase\ta comment below the header\n"
+                    "car\tauto\t0.5\n", encoding="utf-8")
+    assert lookup(path, ["car"])["car"] == [{"paraphrase": "auto", "score": 0.5}]

@@ -297,9 +297,7 @@ class ParaphraseTable:
                     out = keys[text] = split(detokenize(text, tokenizer))
                 return out
 
-            found = ParaphraseTable(self.name, lowercase=self.lowercase)
-            found.threshold, found.retokenized_from = self.threshold, tokenizer
-            found.named_by_file = self.named_by_file
+            found = self._copy(tokenizer=None, retokenized_from=tokenizer)
             for phrase, row in self._table.items():
                 for para, score in row.items():
                     found.add(key(phrase), key(para), score)
@@ -316,14 +314,28 @@ class ParaphraseTable:
             return self
         found = self._retokenized.get(_FOLDED)
         if found is None:
-            found = ParaphraseTable(self.name, tokenizer=self.tokenizer)
-            found.threshold, found.retokenized_from = self.threshold, self.retokenized_from
-            found.named_by_file = self.named_by_file
+            found = self._copy(lowercase=True)
             for phrase, row in self._table.items():
                 for para, score in row.items():
                     found.add(phrase, para, score)
             self._retokenized[_FOLDED] = found
         return found
+
+    def _copy(self, **changed: Any) -> ParaphraseTable:
+        """A table of no rows with this one's settings, `changed` (attribute: value) set instead: the
+        one way :meth:`retokenized`, :meth:`folded` and :meth:`filtered` make their copies, which
+        wrote each setting out by hand (a setting added later would be forgotten by one of them).
+        Every public attribute is a setting, copied (:attr:`name`, :attr:`threshold`,
+        :attr:`named_by_file`...); the private ones, the rows and what is remembered of them, are
+        the new table's own, as ``__init__`` makes them; :attr:`built_in` is None: a copy's rows are
+        not the built-in's (``ppdb_table().filtered(top_k=1)`` is signed as a table, by its hash)."""
+        out = ParaphraseTable(self.name)
+        settings = {key: value for key, value in vars(self).items() if not key.startswith("_")}
+        unknown = changed.keys() - settings.keys()
+        if unknown:  # a caller's typo would add an attribute no reader looks at
+            raise TypeError(f"no setting of a ParaphraseTable: {', '.join(sorted(unknown))}")
+        vars(out).update(settings, built_in=None, **changed)
+        return out
 
     # -- querying ----------------------------------------------------------------------------
     def held(self, phrase: str) -> str:
@@ -404,11 +416,12 @@ class ParaphraseTable:
         unscored rows first, so top_k=1 kept an unscored row over a scored one.
         `top_k` is None (every row) or a whole number of at least 1
         (:func:`paralign.tables.check_top_k`, the check of :func:`paralign.tables.lookup`: 0 kept
-        every row, -1 dropped the last one and 2.5 was a TypeError from slicing)."""
+        every row, -1 dropped the last one and 2.5 was a TypeError from slicing). The copy's
+        :attr:`threshold` is the stricter of the table's and `threshold`: no row scored below it
+        is held, and a signature names it (a table read at 0.5, then filtered, lost its ``:0.5``)."""
         check_threshold(threshold, f"table {self.name!r}")
         top_k = check_top_k(top_k)
-        out = ParaphraseTable(self.name, lowercase=self.lowercase, tokenizer=self.tokenizer)
-        out.retokenized_from, out.named_by_file = self.retokenized_from, self.named_by_file
+        out = self._copy(threshold=max((t for t in (self.threshold, threshold) if t is not None), default=None))
         for phrase, row in self._table.items():
             items = [(q, s) for q, s in row.items() if threshold is None or s is None or s >= threshold]
             items.sort(key=lambda qs: best_first(qs[1], qs[0]))

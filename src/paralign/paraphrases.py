@@ -12,7 +12,7 @@ import functools
 import os
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from ._moved import moved_names
@@ -155,14 +155,16 @@ MEMORY_TABLE = "the table's name (given where the table was made, not a file's)"
 def table_name_part(table: ParaphraseTable, shown: str | None = None) -> str:
     """`table`'s name as a signature writes it (before its threshold, tokenizer and hash:
     :func:`paralign.metrics.paraeval.signature.source_signature`): the last component of its name,
-    or of `shown` (what to call its file instead: ``<stdin>``). A name holding ``|`` or a line
-    break is a ConfigurationError: naming the file, to be copied or linked under another name, for
+    or of `shown` (what to call its file instead: ``<stdin>``), as the running system splits a
+    path: a backslash is a separator on Windows only (a POSIX file ``my\\table.tsv`` was signed
+    ``table.tsv``). A name holding ``|`` or a line break is a ConfigurationError: naming the
+    file, to be copied or linked under another name, for
     a table read from one (:attr:`ParaphraseTable.named_by_file`,
     :func:`paralign.signature.file_name_part`); for one built in memory, in its own words
     (:data:`MEMORY_TABLE`: name it another way), as ``ParaphraseTable("a|b")`` was told to copy
     or link a file it never had."""
     given = table.name if shown is None else shown
-    written = given.replace("\\", "/").rsplit("/", 1)[-1]
+    written = PurePath(given).name  # the running system's rule: a POSIX file's name may hold a backslash
     if shown is None and not table.named_by_file:
         return name_part(written, MEMORY_TABLE_PART, what=MEMORY_TABLE)
     return file_name_part(given, TABLE_PART, name=written)
@@ -344,7 +346,7 @@ def _read_table(path: str | Path, name: str, threshold: float | None,
     def hashed(rows: Iterable[Any]) -> Iterable[Any]:
         return then_hash(rows) if progress is None else progress(then_hash(rows))
 
-    if is_parquet_file(path):  # a table written by `pivot -o X.parquet` (told by its data too)
+    if is_parquet_file(path):  # a table written by `pivot -o FILE.parquet` (told by its data too)
         # a built table's form: phrases are looked up as it split them, with its case
         table.tokenizer, table.lowercase = table_form(path)
         table._read_pairs((p, q, score) for p, q, score, _ in hashed(iter_rows(path, unscored=True))
@@ -376,7 +378,7 @@ class _Watched(dict[str, dict[str, Score]]):
 def _reader_digest() -> str:
     """A hash of the code that reads and hashes a table (this module, :mod:`paralign.paraphrase_table`,
     whose ``ParaphraseTable`` parses and hashes the rows, those it reads files with, textout's
-    ``.gz`` name rule included, and shown_text, by which phrase_keys keys each row as it shows), so
+    ``.gz`` name rule included, tables' Parquet reader, table_parquet, and shown_text, by which phrase_keys keys each row as it shows), so
     that a table's cache entry made by other code (a release, a checkout) is never read; "?" when a
     module's source cannot be read (only the version keys it then)."""
     from . import (
@@ -385,6 +387,7 @@ def _reader_digest() -> str:
         phrase_keys,
         shown_text,
         signature,
+        table_parquet,
         tables,
         textio,
         textout,
@@ -393,7 +396,7 @@ def _reader_digest() -> str:
     try:
         return short_hash([Path(module.__file__ or "").read_bytes()
                            for module in (sys.modules[__name__], paraphrase_table, line_ends, phrase_keys,
-                                          shown_text, signature, tables, textio, textout)])
+                                          shown_text, signature, tables, table_parquet, textio, textout)])
     except OSError:
         return "?"
 

@@ -1,7 +1,7 @@
 """Writing paraphrase table files: Parquet or TSV (gzip when named .gz in any case), atomically.
 
-The pipelines write Parquet (``X.parquet``: sorted by phrase, in row groups of
-:data:`ROW_GROUP_ROWS`) or TSV (``X.tsv``, ``X.tsv.gz``: a ``# column...`` header, the
+The pipelines write Parquet (``FILE.parquet``: sorted by phrase, in row groups of
+:data:`ROW_GROUP_ROWS`) or TSV (``FILE.tsv``, ``FILE.tsv.gz``: a ``# column...`` header, the
 ``# paralign:`` record, then one row a line, floats as Python's exact ``repr``), under a
 temporary name renamed into place when complete (:func:`atomic_path`). :mod:`paralign.tables`
 re-exports every name here, and reads what is written.

@@ -4,8 +4,8 @@ A table is rows of ``phrase, paraphrase, probability`` and more columns (pivot t
 ``pivots, support``; monolingual tables: ``count, phrase_count``), or of ``phrase, paraphrase,
 score`` (a lattice table's count of groups, a user's score): its header, or a Parquet table's
 schema, names the third column (:func:`score_column`).  The pipelines write
-Parquet (``X.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
-statistics hold its phrase) or TSV (``X.tsv``, ``X.tsv.gz``: a ``# column...`` header, then
+Parquet (``FILE.parquet``: sorted by phrase, so a query reads only the row groups whose min/max
+statistics hold its phrase) or TSV (``FILE.tsv``, ``FILE.tsv.gz``: a ``# column...`` header, then
 one row a line, floats as Python's exact ``repr``), with the same rows; every reader here
 takes both.  A file is written under a temporary name and renamed into place when complete
 (:func:`atomic_path`), so no half-written table is ever visible.
@@ -18,24 +18,22 @@ itself by that rule (``car -> CAR``) is dropped. Not an error: rows written apar
 paralign's matching rule, not the user's, and every table in memory kept the best already.
 
 Not for: building tables (:mod:`paralign.pivot`), writing their files (:mod:`paralign.table_writer`,
-whose names are re-exported here), or the in-memory `ParaphraseTable` used for matching
+whose names are re-exported here), opening and checking Parquet files (:mod:`paralign.table_parquet`,
+whose public names are re-exported here too), or the in-memory `ParaphraseTable` used for matching
 (:mod:`paralign.paraphrases`, which reads these files through here).
 """
 
 from __future__ import annotations
 
-import functools
 import json
 import math
-import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from numbers import Real
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any
 
 from .errors import (
-    OPEN_REASONS,
     ConfigurationError,
     FormatError,
     check_count,
@@ -44,6 +42,13 @@ from .errors import (
     invalid_json,
     shown_value,
 )
+from .table_parquet import GROUPS_AT_ONCE as GROUPS_AT_ONCE
+from .table_parquet import NEGATIVE as NEGATIVE
+from .table_parquet import PARQUET_MAGIC as PARQUET_MAGIC
+from .table_parquet import _open_parquet, _parquet_batches, _parquet_rows_of, check_column_names
+from .table_parquet import checked_batch as checked_batch
+from .table_parquet import is_parquet_file as is_parquet_file
+from .table_parquet import parquet_phrases as parquet_phrases
 from .table_writer import METADATA_KEY as METADATA_KEY
 from .table_writer import METADATA_LINE as METADATA_LINE
 from .table_writer import PARQUET_SUFFIXES as PARQUET_SUFFIXES
@@ -54,24 +59,11 @@ from .table_writer import is_parquet as is_parquet
 from .table_writer import tsv_bytes as tsv_bytes
 from .textio import (
     float_field,
-    input_file_error,
     int_field,
     open_text,
-    require_file,
     strip_bom,
     without_bom,
 )
-
-if TYPE_CHECKING:  # pragma: no cover - pyarrow loads on first use
-    import pyarrow as pa
-
-GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows), whatever its phrases need
-
-#: Why a row's negative score is refused (:func:`iter_rows`, :func:`checked_batch`, from_tsv, a
-#: row added in memory): the third column is p(e2|e1) (pivot, paraphrase-table), a count (lattice
-#: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
-#: is kept: a count or a user's score is one, and a pivot sum can round past 1.
-NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
 
 
 def score_field(text: str, line: str, first: bool) -> float:
@@ -103,50 +95,6 @@ def check_top_k(top_k: object) -> int | None:
     :func:`paralign.errors.check_count` checks a count (``top_k must be at least 1, got 0``): the
     one check of :func:`lookup` and :meth:`paralign.paraphrases.ParaphraseTable.filtered`."""
     return None if top_k is None else check_count(top_k, "top_k")
-
-
-#: What a Parquet file starts and ends with.
-PARQUET_MAGIC = b"PAR1"
-
-
-def is_parquet_file(path: str | Path) -> bool:
-    """True when the table at `path` is read as Parquet: its name says so (:func:`is_parquet`), or it
-    is a regular file that starts and ends with :data:`PARQUET_MAGIC`, as gzip is told by its data (a
-    Parquet table on stdin, or renamed X.tsv, was read as TSV: 'not UTF-8' or 'a NUL byte' at line 1).
-    A pipe is not sniffed (its bytes would be lost): see `paralign.cli._common.read_once`."""
-    if is_parquet(path):
-        return True
-    try:
-        if not os.path.isfile(path) or os.path.getsize(path) < 2 * len(PARQUET_MAGIC):
-            return False
-        with open(path, "rb") as handle:
-            head = handle.read(len(PARQUET_MAGIC))
-            handle.seek(-len(PARQUET_MAGIC), os.SEEK_END)
-            return head == PARQUET_MAGIC and handle.read() == PARQUET_MAGIC
-    except OSError:
-        return False  # the reader names the fault
-
-
-@functools.lru_cache(maxsize=4)
-def _parquet_file(path: str, stamp: tuple[int, int, int]) -> Any:
-    import pyarrow.parquet as pq
-
-    return pq.ParquetFile(path)
-
-
-def _open_parquet(path: str | Path) -> Any:
-    """A table's `pq.ParquetFile`, its footer read once while the file stays the same (a
-    10 GB table's footer takes 0.1 s: a server or a script querying it again reuses it)."""
-    path = require_file(path)  # InputFileError (missing, a directory) before the format is checked
-    stat = os.stat(path)
-    try:
-        return _parquet_file(str(Path(path).resolve()), (stat.st_ino, stat.st_mtime_ns, stat.st_size))
-    except OSError as exc:
-        if exc.errno in OPEN_REASONS:  # the path's fault (no permission...), as for a TSV table: exit 2
-            raise input_file_error(exc, str(path)) from exc
-        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
-    except ValueError as exc:
-        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
 
 
 def read_metadata(path: str | Path) -> dict[str, Any]:
@@ -244,13 +192,17 @@ def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object
     wrote) every line that is not blank is a row, so a phrase that starts with '#' (``#1 hit``,
     or ``# 1`` as a tokenizer splits it) is read back as it was written; in a table without
     the record (a user's) a line starting with '#' is a comment. A record that is not a JSON
-    object is a FormatError naming `source` and its line (:func:`metadata_line`)."""
+    object is a FormatError naming `source` and its line (:func:`metadata_line`), as is a header
+    that names a column ``phrase`` or ``paraphrase`` where it is not read from
+    (:func:`~paralign.table_parquet.check_column_names`: ``# paraphrase TAB phrase TAB score``)."""
     recorded = False
     for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r\n")
         if not line or line.isspace():
             continue
         if line[0] == "#" and not recorded:
+            if number == 1:  # a header (``# phrase TAB paraphrase ...``) names the columns read by position
+                check_column_names(_header_names(line), source, number)
             metadata = metadata_line(line, source, number)
             if metadata is not None:
                 recorded = True
@@ -301,130 +253,6 @@ def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *,
         except ValueError as exc:
             raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
         yield fields[0], fields[1], probability, fields[3:]
-
-
-def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
-    """A record batch of a Parquet table's rows, checked as a TSV table's rows are (:func:`iter_rows`),
-    with its probability column (the third) as float64: the first two columns text, the third numbers,
-    each finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored pair
-    (None) with `unscored`, as a TSV row without a score. Anything else is a FormatError naming the
-    file and the row (`first_row`: the 1-based number of the batch's first row; None when not known, a
-    query's rows: the row is named by its phrase). A user's table was read unchecked: a missing
-    probability was a TypeError from float(), a NaN passed, sorted first, a text column a TypeError."""
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    names = batch.schema.names
-    if batch.num_columns < 3:
-        raise FormatError(f"not a paraphrase table ({counted(batch.num_columns, 'column')}; expected at least 3: "
-                          "phrase, paraphrase, score)", source=str(path))
-
-    def bad(index: int, reason: str) -> NoReturn:
-        row = f"row {first_row + index}" if first_row is not None else f"row of {batch.column(0)[index].as_py()!r}"
-        raise FormatError(f"bad table {row} ({reason})", source=str(path))
-
-    for k in (0, 1):
-        kind = batch.column(k).type
-        kind = kind.value_type if pa.types.is_dictionary(kind) else kind
-        if not (pa.types.is_string(kind) or pa.types.is_large_string(kind)):
-            raise FormatError(f"not a paraphrase table: its column {names[k]!r} holds {kind}, not text", source=str(path))
-        if batch.column(k).null_count:
-            bad(pc.index(pc.is_null(batch.column(k)), True).as_py(), f"no {names[k]}")
-    probability = batch.column(2)
-    if not (pa.types.is_floating(probability.type) or pa.types.is_integer(probability.type)):
-        raise FormatError(f"not a paraphrase table: its column {names[2]!r} holds {probability.type}, not numbers",
-                          source=str(path))
-    probability = probability.cast(pa.float64())
-    if probability.null_count and not unscored:
-        bad(pc.index(pc.is_null(probability), True).as_py(), f"no {names[2]}")
-    # no Python value to pc while rows are good: pa.scalar imports pandas (0.4 s of a query)
-    infinite = pc.invert(pc.is_finite(probability))  # null where the score is: any() skips it
-    if pc.any(infinite).as_py():
-        index = pc.index(infinite, True).as_py()
-        bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
-    lowest = pc.min(probability).as_py()  # None: every score null
-    if lowest is not None and lowest < 0:
-        index = pc.index(pc.less(probability, 0.0), True).as_py()
-        bad(index, f"{names[2]} {probability[index].as_py()!r} {NEGATIVE}")
-    return batch.set_column(2, names[2], probability)
-
-
-def _parquet_batches(path: str | Path) -> Iterable[Any]:
-    table_file = _open_parquet(path)
-    try:
-        return table_file.iter_batches()
-    except (OSError, ValueError) as exc:
-        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
-
-
-def parquet_phrases(path: str | Path) -> Iterator[str]:
-    """A Parquet table's phrases (its ``phrase`` column), each batch's distinct ones: a phrase may come again."""
-    import pyarrow.compute as pc
-
-    try:
-        for batch in _open_parquet(path).iter_batches(columns=["phrase"]):
-            yield from (phrase for phrase in pc.unique(batch.column(0)).to_pylist() if phrase is not None)
-    except (OSError, ValueError) as exc:
-        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
-
-
-def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
-    """The rows of a Parquet table whose phrase is one of `phrases`, as record batches.
-
-    Only the row groups whose min/max statistics of ``phrase`` can hold one of them are read
-    (every group whose statistics are missing, too), so the file need not be sorted for the
-    answer to be right, and a sorted one (as the pipelines write) has one or two groups read;
-    :data:`GROUPS_AT_ONCE` at a time (many phrases can need every group: they were read at once).
-    This walks the footer itself rather than through ``pq.read_table(filters=...)``: on a 10 GB table
-    that is 0.1 s against 0.4 s, and it spares importing ``pyarrow.dataset`` (and pandas with it,
-    0.25 s) in `paralign paraphrases` (``benchmarks/table_query.py``)."""
-    import bisect
-
-    import pyarrow as pa
-    import pyarrow.compute as pc
-
-    table_file = _open_parquet(path)
-    wanted = sorted(set(phrases))
-    try:
-        meta = table_file.metadata
-        if "phrase" not in table_file.schema_arrow.names:
-            raise ValueError("no 'phrase' column")
-        column = table_file.schema_arrow.names.index("phrase")
-        groups = []
-        for number in range(meta.num_row_groups):
-            stats = meta.row_group(number).column(column).statistics
-            if stats is None or not stats.has_min_max:
-                groups.append(number)
-                continue
-            first = bisect.bisect_left(wanted, stats.min)  # the first wanted phrase >= the group's min
-            if first < len(wanted) and wanted[first] <= stats.max:
-                groups.append(number)
-        for start in range(0, len(groups), GROUPS_AT_ONCE):
-            rows = table_file.read_row_groups(groups[start:start + GROUPS_AT_ONCE])
-            phrase = rows["phrase"]
-            if pa.types.is_dictionary(phrase.type):
-                phrase = phrase.cast(phrase.type.value_type)
-            yield from rows.filter(pc.is_in(phrase, value_set=_string_array(wanted, phrase.type))).to_batches()
-    except (OSError, ValueError) as exc:
-        raise FormatError(f"not a Parquet table ({exc})", source=str(path)) from exc
-
-
-def _string_array(values: Sequence[str], kind: pa.DataType) -> pa.Array:
-    """`values` as an Arrow string (or large string) array, built from its buffers: converting
-    Python objects (``pa.array``, ``pa.scalar``) makes pyarrow import pandas to check for its
-    types, 0.15 s of a one-phrase `paralign paraphrases` that never needs it."""
-    import array
-
-    import pyarrow as pa
-
-    if kind not in (pa.string(), pa.large_string()):  # another writer's type (a view, a dictionary)
-        return pa.array(values, pa.string()).cast(kind)
-    encoded = [value.encode("utf-8") for value in values]
-    offsets = array.array("q" if kind == pa.large_string() else "i", [0])
-    for value in encoded:
-        offsets.append(offsets[-1] + len(value))
-    buffers = [None, pa.py_buffer(offsets.tobytes()), pa.py_buffer(b"".join(encoded))]
-    return pa.Array.from_buffers(kind, len(encoded), buffers)
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,

@@ -477,7 +477,7 @@ def gunzipped(raw: IO[bytes], name: str, *, close_raw: bool = True) -> IO[bytes]
     """The bytes of `raw` (a file or a stream such as stdin's), through gzip when they start
     with :data:`GZIP_MAGIC` or `name` ends in .gz (:func:`is_gzip_name`).
 
-    Why the data and not the name alone: ``X.GZ``, a gzip file named ``X.txt`` and ``cat X.gz |
+    Why the data and not the name alone: ``FILE.GZ``, a gzip file named ``FILE.txt`` and ``cat FILE.gz |
     paralign ...`` were read as text, a confusing "not UTF-8 (byte 0x8b)".  Line numbers of
     errors are the decompressed text's.  `close_raw`: closing the result closes `raw` (False
     for stdin).  InputFileError naming `name` when the first bytes cannot be read.

@@ -139,8 +139,8 @@ def possible_links_source(path: str | Path, format: str | None = None, *,
 def sure_links_elsewhere(path: str | Path, format: str | None = None, *,
                          possible_path: str | Path | None = "auto", name: str | None = None) -> bool:
     """Whether `read_pairs(path, format, possible_path=possible_path)` takes the gold's sure
-    links from another file than `path`: a jacana sure+poss gold (``X.sure+poss.json``, whose
-    links are all sure read alone) completed by its ``X.sure.json`` companion. Otherwise the
+    links from another file than `path`: a jacana sure+poss gold (``NAME.sure+poss.json``, whose
+    links are all sure read alone) completed by its ``NAME.sure.json`` companion. Otherwise the
     sure links are the gold's own and a companion gives only possible links. `name` as for
     `read_pairs`."""
     path = require_file(path, name)
@@ -201,7 +201,7 @@ def load_pairs(path: str | Path, format: str | None = None, *,
 
     For jacana files, `possible_path` names a `sure+poss` file whose links (minus nothing: they
     include the sure ones) become the possible links; with "auto" (default) a companion
-    `X.sure.json` <-> `X.sure+poss.json` beside `path` is used when present; None reads `path`
+    `NAME.sure.json` <-> `NAME.sure+poss.json` beside `path` is used when present; None reads `path`
     alone. Loading a sure+poss file with its companion thus gives the same pairs as loading the
     sure file. For Pharaoh lines, `possible_path` names a second file of Pharaoh lines, line by
     line, whose links become possible links (whether or not it repeats the sure ones), as

@@ -42,7 +42,7 @@ _ALIGNMENT_JSON = re.compile(r'\[\s*\{|\{\s*"')
 def is_alignment_json(path: str | Path) -> bool:
     """True when `path` holds gold alignments as JSON (a jacana list of objects, or JSONL), told
     by its first characters (`[{` or `{"`, white space and a BOM aside), not by its name: a
-    copy of stdin or an ``X.json.gz`` is one too, and a TSV line starting ``[Laughter]`` is not."""
+    copy of stdin or a ``FILE.json.gz`` is one too, and a TSV line starting ``[Laughter]`` is not."""
     with open_text(path) as handle:
         head = strip_bom(handle.read(4096)).lstrip()
     return _ALIGNMENT_JSON.match(head) is not None

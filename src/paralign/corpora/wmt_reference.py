@@ -64,7 +64,7 @@ def field_reference(field: str, line: int) -> NamedReference | None:
 
 def name_reference(path: str) -> NamedReference | None:
     """The reference the name of the scores file `path` says its scores are against
-    (mt-metrics-eval's ``COMET-refB.seg.score``, ``BLEU-refA.refB.sys.score``, ``X-all.sys.score``;
+    (mt-metrics-eval's ``COMET-refB.seg.score``, ``BLEU-refA.refB.sys.score``, ``METRIC-all.sys.score``;
     WMT21's ``COMET_newstest2021_ref-B.tsv``, also gzipped); None for a name that says none, or
     ``src`` (no reference used): such a file is not checked."""
     name = _file_name(path)

@@ -1,0 +1,84 @@
+"""Parquet table files: their columns read by position, whatever they are named, by every reader."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from paralign.cli import main
+from paralign.errors import FormatError
+from paralign.paraphrases import load_table
+from paralign.phrase_keys import lookup_held
+from paralign.table_parquet import parquet_phrases
+from paralign.tables import iter_rows, lookup
+
+#: The record of a table pivot built (its phrases asked as its regex tokenizer splits them).
+BUILT = {b"paralign": json.dumps({"options": {"tokenizer": "regex", "lowercase": True}}).encode()}
+
+
+def _parquet(path: Path, columns: dict[str, list], record: bool) -> Path:
+    table = pa.table(columns)
+    pq.write_table(table.replace_schema_metadata(BUILT) if record else table, path)
+    return path
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["built", "users"])
+def test_a_table_whose_phrase_and_paraphrase_columns_are_elsewhere_is_refused(tmp_path, record, capsys) -> None:
+    """Audit: a Parquet table's columns are read by position (phrase, paraphrase, score), as a TSV
+    table's, but a table of columns paraphrase, phrase, probability (pandas writes any order) was
+    read with its paraphrases as phrases: `paraphrases --table T car` listed 'bus' (whose row is
+    bus -> car), load_table held car -> bus, silently. It is refused, naming the column."""
+    path = _parquet(tmp_path / "t.parquet", {"paraphrase": ["auto", "van", "car"], "phrase": ["car", "car", "bus"],
+                                             "probability": [0.5, 0.7, 0.2]}, record)
+    said = re.escape(f"{path}: not a paraphrase table as it is read: its column 'phrase' is column 2, where the "
+                     "phrase is read from column 1 ('paraphrase')")
+    for read in (lambda: lookup(path, ["car"]), lambda: lookup_held(path, ["car"]), lambda: load_table(path),
+                 lambda: list(iter_rows(path)), lambda: list(parquet_phrases(path))):
+        with pytest.raises(FormatError, match=said):
+            read()
+    assert main(["paraphrases", "car", "--table", str(path)]) == 1
+    assert "column 'phrase' is column 2" in capsys.readouterr().err
+    pq.write_table(pa.table({"phrase": ["car"], "probability": [0.5], "paraphrase": ["auto"]}), path)
+    with pytest.raises(FormatError, match="its column 'paraphrase' is column 3, where the paraphrase is read from "
+                                          "column 2 \\('probability'\\)"):
+        lookup(path, ["car"])
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["built", "users"])
+def test_a_table_whose_columns_are_named_otherwise_is_read_by_position_by_every_reader(tmp_path, record) -> None:
+    """Audit: a Parquet table of columns src, tgt, p was read by position by load_table (serve,
+    paraeval) and by `paraphrases` asking a user's table, but a query of a built one (its record:
+    pivot's) and parquet_phrases (serve's index of a user's table) read the column named 'phrase':
+    'not a Parquet table (no 'phrase' column)'. Every reader reads it by position now."""
+    path = _parquet(tmp_path / "t.parquet", {"src": ["car", "car", "bus"], "tgt": ["auto", "van", "coach"],
+                                             "p": [0.5, 0.7, 0.2]}, record)
+    want = [{"paraphrase": "van", "p": 0.7}, {"paraphrase": "auto", "p": 0.5}]
+    assert lookup(path, ["car"])["car"] == want
+    assert lookup_held(path, ["car"])[1]["car"] == want
+    assert dict(load_table(path).paraphrases("car")) == {"auto": 0.5, "van": 0.7}
+    assert sorted(parquet_phrases(path)) == ["bus", "car"]
+
+
+def test_a_table_of_fewer_than_three_columns_is_refused_by_a_query_too(tmp_path) -> None:
+    """A table of one column was refused by a query as 'not a Parquet table (no 'phrase' column)'
+    and by a scan as 'not a paraphrase table (1 column; ...)': one message now, as a scan says it."""
+    path = _parquet(tmp_path / "t.parquet", {"phrase": ["a"]}, record=True)
+    for read in (lambda: lookup(path, ["a"]), lambda: list(iter_rows(path)), lambda: list(parquet_phrases(path))):
+        with pytest.raises(FormatError, match=re.escape(f"{path}: not a paraphrase table (1 column; expected at "
+                                                        "least 3: phrase, paraphrase, score)")):
+            read()
+
+
+def test_a_phrase_column_of_no_type_is_rows_without_a_phrase(tmp_path) -> None:
+    """A column of nulls written without a type (pyarrow's null type) was an
+    ArrowNotImplementedError traceback from a query; its rows are refused as rows without a phrase."""
+    path = _parquet(tmp_path / "t.parquet", {"phrase": pa.array([None, None], pa.null()), "paraphrase": ["a", "b"],
+                                             "p": [0.5, 0.1]}, record=True)
+    for read in (lambda: lookup(path, ["car"]), lambda: list(iter_rows(path))):
+        with pytest.raises(FormatError, match=r"bad table row (of None|1) \(no phrase\)"):
+            read()
