@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             handles = [(tgt, args.target), (src, args.source)]
         else:
             handle = stack.enter_context(open_in(args.input, args.encoding_errors))
-            gold, lines = gold_input_of(args.input, args.input_format, handle)
+            gold, lines = gold_input_of(args.input_format, handle)
             pairs, handles = (iter(gold), []) if gold is not None else \
                 (read_input_pairs(lines, args.input_format, args.tokenized), [(handle, None)])
         # what a run with no pair aligned signs: its pairs' tokens were to be the input's own, or a gold's
