@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 from .._moved import moved_names
 from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError, InputTypeError, check_count, check_progress
-from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow
+from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow, check_scored_links
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from ..workers import Progress, in_steps
@@ -213,6 +213,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
+    check_scored_links(links)  # before the aligner loads and aligns every pair, not after
     check_progress(progress)
     gold, positions, skipped = read_gold(gold_path, limit)
     for _ in in_steps(progress, [aligner], 1, "loading"):  # resources, outside the timings
@@ -239,7 +240,12 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
 
 
 def _check_aligner(aligner: object) -> None:
-    """An Aligner object (it annotates gold tokens its own way, in one batch), not a name."""
+    """An Aligner object (it annotates gold tokens its own way, in one batch), not a name, nor
+    the class itself (``evaluate_aligner(paralign.Aligner, gold)`` was a TypeError from deep
+    inside, ``Aligner.annotate() missing 1 required positional argument: 'items'``)."""
+    if isinstance(aligner, type):
+        raise InputTypeError(f"aligner must be an aligner object, not the class {aligner.__name__}: "
+                             f"call it ({aligner.__name__}(), with any options)")
     if not callable(getattr(aligner, "align_annotated", None)):
         raise InputTypeError(f"aligner must be an Aligner (paralign.Aligner(...), "
                              f"paralign.Aligner('contextual') or paralign.aligners.ExactAligner()), not "
@@ -291,6 +297,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
+    check_scored_links(links)  # before the gold is annotated and aligned once a setting, not after
     if not callable(getattr(aligner, "with_params", None)):  # the exact-match aligner: it has no options
         raise ConfigurationError(f"{type(aligner).__name__} has no parameters to tune (tune_aligner searches the "
                                  "Sultan aligner's ppdb_sim and w): score it with evaluate_aligner")
