@@ -22,6 +22,9 @@ ENTRY_POINTS = (
     "ParaphraseTable",
     "build_lattice",
     "score_alignments",
+    "evaluate_aligner",
+    "get_aligner",
+    "load_pairs",
 )
 
 

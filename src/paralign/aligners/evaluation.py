@@ -254,8 +254,27 @@ def _check_aligner(aligner: object) -> None:
 
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> AlignerResult:
-    """Align every gold pair and score it: score-alignments' JSON plus timings. ``progress`` is
-    given the aligner while it loads its resources, the gold pairs as they are annotated, (with
+    """Align every pair of the gold file `gold_path` (any format :func:`paralign.load_pairs`
+    reads) on the gold's tokens and score the alignments against it: the record ``paralign
+    evaluate-aligner --format json`` writes (score-alignments' scores, ``signature``, ``gold``
+    and the timings: ``annotate_seconds``, ``align_seconds``, ``pairs_per_second``).
+
+    `aligner` is an aligner object, loaded once: ``paralign.Aligner(...)`` (the Sultan aligner,
+    or ``Aligner("contextual")``) or ``paralign.aligners.ExactAligner()`` (the exact-match
+    baseline), not a name nor :func:`~paralign.get_aligner`'s function. `links` is the gold link
+    set scored against: ``"sure"`` or ``"sure+possible"``. A gold pair that cannot be read is
+    left out and listed under ``skipped_rows`` (its file, line and reason), as the command warns
+    of it; `limit` scores the first pairs only.
+
+    >>> from importlib.resources import files
+    >>> from paralign.aligners import ExactAligner
+    >>> report = paralign.evaluate_aligner(ExactAligner(), files("paralign") / "data" / "demo" / "gold.jsonl")
+    >>> report["pairs"], round(report["macro"]["f1"], 4), report["skipped_rows"]
+    (6, 0.8384, [])
+    >>> report["signature"].split("|")[:2]
+    ['aligner:exact', 'gold:sure']
+
+    ``progress`` is given the aligner while it loads its resources, the gold pairs as they are annotated, (with
     the contextual aligner, their sentences as they are encoded,) then as they are aligned, each
     step a :class:`~paralign.workers.Steps` (its ``name``, ``"loading"``, ``"annotating"``,
     ``"encoding"`` or ``"aligning"``, and ``len``: tqdm shows the total)."""

@@ -197,7 +197,18 @@ def _read_all(
 
 def load_pairs(path: str | Path, format: str | None = None, *,
                possible_path: str | Path | None = "auto") -> list[AlignedPair]:
-    """Read all pairs of a file; FormatError (naming file and line) at the first bad item.
+    """Read all pairs of a gold alignment file as :class:`~.base.AlignedPair`s (``id``,
+    ``source`` and ``target`` tokens, ``alignment``, ``line``); FormatError (naming file and
+    line) at the first bad item: :func:`read_pairs` gives every item instead, a bad one as a
+    :class:`~.base.BadPair` in its place. `format` is one of :data:`FORMATS` (``jacana``,
+    ``jsonl``, ``giza``, ``multimwa``, ``pharaoh``), or None: told by the file's first line.
+
+    >>> from importlib.resources import files
+    >>> pairs = paralign.load_pairs(files("paralign") / "data" / "demo" / "gold.jsonl")
+    >>> len(pairs), pairs[0].id, pairs[0].source[:4]
+    (6, 'demo-1', ('The', 'company', "'s", 'chief'))
+    >>> pairs[0].alignment                      # '?' marks a possible link, '-' a sure one
+    Alignment.from_pharaoh('0-0 1-1 2-2 3-3 4-3 5-4 6?5 7-5 8-6')
 
     For jacana files, `possible_path` names a `sure+poss` file whose links (minus nothing: they
     include the sure ones) become the possible links; with "auto" (default) a companion
