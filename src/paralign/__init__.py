@@ -7,7 +7,7 @@ metrics, pivoting, lattices) are imported on first use, so `import paralign` sta
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._moved import first_use_names
 from ._version import __version__
@@ -78,7 +78,24 @@ _LAZY: dict[str, str] = {
 }
 
 
-__getattr__ = first_use_names(__name__, _LAZY, globals())
+#: Names a newcomer reaches for that paralign has under another, with what to call instead: the
+#: AttributeError says it (``paralign.align``, as the command ``paralign align`` is named, was
+#: "module 'paralign' has no attribute 'align'").
+_ELSEWHERE: dict[str, str] = {
+    "align": "an Aligner's align: aligner = paralign.Aligner(); aligner.align(source, target) (build "
+             "one and reuse it: it loads its data once), or paralign.get_aligner(name)(source, target)",
+}
+
+_first_use = first_use_names(__name__, _LAZY, globals())
+
+
+def __getattr__(name: str) -> Any:
+    """A public name imported on first use (:data:`_LAZY`); a name of :data:`_ELSEWHERE` is an
+    AttributeError saying what to use; any other, an AttributeError."""
+    if name in _ELSEWHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}: use {_ELSEWHERE[name]}",
+                             name=name, obj=sys.modules[__name__])
+    return _first_use(name)
 
 
 __all__ = [
