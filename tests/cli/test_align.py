@@ -918,6 +918,24 @@ def test_a_gold_file_by_path_and_on_stdin_give_one_output(fmt: str, fault: str, 
             assert "warning" not in path_out.err
 
 
+def test_a_bad_pairs_error_object_names_its_id(tmp_path: Path, capsys) -> None:
+    """A bad gold pair's JSON object was {"line", "error"} though its id was known (the aligned
+    pairs' objects carry theirs): a script joining the output to the gold by id lost it. It now
+    has the id where the input gave one, and none where it did not."""
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"id": "ok", "source": "a b", "target": "a b", "sureAlign": "0-0"},
+                                {"id": "off-7", "source": "a b", "target": "a b", "sureAlign": "0-7"}]),
+                    encoding="utf-8")
+    assert main(["align", str(gold), "--format", "json", "--tokenized", "--aligner", "exact"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["id"] == "ok" and records[1] == {
+        "line": 1, "id": "off-7", "error": "pair 'off-7': link 0-7 outside sentences of 2 and 2 tokens"}
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A b\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--format", "json", "--aligner", "exact"]) == 1
+    assert set(json.loads(capsys.readouterr().out)) == {"line", "error"}
+
+
 @pytest.mark.parametrize("lines", [["A dog ran .\tA dog runs .", "[1, 2]"],
                                    ["A dog ran .\tA dog runs .", "\t".join("x" * 8)],
                                    ["[1, 2]", "A dog ran .\tA dog runs ."]])
