@@ -2,6 +2,19 @@
 
 The public API is re-exported here; submodules hold the details. Heavy parts (the aligner,
 metrics, pivoting, lattices) are imported on first use, so `import paralign` stays cheap.
+
+Where to start (each name's ``help()`` has its own example; docs/api.md is the tour):
+
+>>> import paralign
+>>> aligner = paralign.Aligner()                    # loads its data once: build one, reuse it
+>>> aligner.align("The senator sponsored the bill.", "The senator drafted the bill.")
+Alignment.from_pharaoh('0-0 1-1 3-3 4-4 5-5')
+>>> round(paralign.similarity("The senator sponsored the bill.", "The senator drafted the bill."), 3)
+0.667
+
+Then ``paralign.evaluate_aligner`` (an aligner against a gold file), ``paralign.paraeval`` (MT
+output against references), ``paralign.similarity_many``, ``paralign.build_lattice``;
+``paralign.__all__`` lists every name.
 """
 
 from __future__ import annotations
