@@ -11,7 +11,6 @@ the per-sentence index (:mod:`.prepared`).
 
 from __future__ import annotations
 
-import difflib
 import inspect
 from collections.abc import Iterable, Sequence
 from dataclasses import fields, replace
@@ -63,6 +62,8 @@ def _option_error(given: Iterable[str], exc: TypeError) -> ConfigurationError:
     where one is near (``ppdb_similarity``: ``ppdb_sim``), and for ``preset`` the way to a preset's
     aligner. Before, Python's words alone: "unknown aligner option: AlignerConfig.__init__() got an
     unexpected keyword argument 'preset'"."""
+    import difflib  # only for a message: not on import (heapq with it, 2 ms of every command)
+
     known = [f.name for f in fields(AlignerConfig)]
     unknown = [name for name in given if name not in known]
     if not unknown:  # a TypeError of another kind
