@@ -30,6 +30,19 @@ def test_the_class_is_not_an_aligner(evaluate) -> None:
         evaluate(ExactAligner, GOLD)
 
 
+@pytest.mark.parametrize("evaluate", [evaluate_aligner, tune_aligner])
+def test_pairs_in_memory_are_told_the_way_to_score_them(evaluate) -> None:
+    """evaluate_aligner(aligner, load_pairs(gold)), the pairs a newcomer has just read, said "a
+    file path must be a str or a pathlib.Path, not list": it now says the gold is a file's path
+    and how pairs in memory are scored."""
+    from paralign.aligners.sultan import Aligner
+    from paralign.corpora import load_pairs
+
+    with pytest.raises(InputTypeError, match=r"the gold is a gold file's path \(a str or a Path\), not a list: "
+                                             r".*score_alignments\(\[p.alignment for p in pairs\], aligner.align_many"):
+        evaluate(Aligner(), load_pairs(GOLD))
+
+
 class _Untouchable:
     """An aligner that fails the test when it is loaded or asked to annotate or align."""
 

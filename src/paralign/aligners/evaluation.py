@@ -127,6 +127,18 @@ def _with_sentences(item: PairOrBad, name: str) -> PairOrBad:
                                         "gold needs the tokens", source=name, line=item.line or None))
 
 
+def _check_gold_path(path: object) -> None:
+    """A gold file's path, not the pairs read from one: ``evaluate_aligner(aligner,
+    load_pairs(gold))`` said "a file path must be a str or a pathlib.Path, not list", not
+    what to do with pairs in memory."""
+    if isinstance(path, Sequence) and not isinstance(path, str):
+        raise InputTypeError(
+            f"the gold is a gold file's path (a str or a Path), not a {type(path).__name__}: the evaluation "
+            "reads the file itself (its bad pairs skipped and listed, its name signed); for pairs in memory, "
+            "score_alignments([p.alignment for p in pairs], aligner.align_many([(p.source, p.target) "
+            "for p in pairs]))")
+
+
 def read_gold(
     path: str | Path, limit: int | None = None
 ) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
@@ -136,6 +148,7 @@ def read_gold(
     from ..corpora import read_pairs
     from ..metrics.alignment_scores import usable_pairs
 
+    _check_gold_path(path)
     _check_limit(limit)
     items = [_with_sentences(item, str(path)) for item in read_pairs(path)]
     if not items:
