@@ -89,10 +89,20 @@ def detect_format(path: str | Path, *, name: str | None = None, lines: int = 10)
         raise text
     raise FormatError(
         f"cannot tell the alignment format from the line {text[:60]!r} "
-        f"(known: {', '.join(FORMATS)})",
+        f"(known: {', '.join(FORMATS)}){_pairs_hint(text)}",
         source=name,
         line=number,
     )
+
+
+def _pairs_hint(text: str) -> str:
+    """What to do with a line of sentence pairs (``source<TAB>target``, or an id before them)
+    given where a gold alignment is read: it has no links to score against. Before, the message
+    listed the gold formats alone, as for any line it could not tell."""
+    if text.count("\t") not in (1, 2):
+        return ""
+    return ("; it looks like a line of sentence pairs, with no links: a gold alignment file gives each "
+            "pair's links (paralign align aligns sentence pairs)")
 
 
 def _resolve_format(path: str | Path, format: str | None, name: str | None = None) -> str:
