@@ -22,6 +22,9 @@ ENTRY_POINTS = (
     "ParaphraseTable",
     "build_lattice",
     "score_alignments",
+    "evaluate_aligner",
+    "get_aligner",
+    "load_pairs",
 )
 
 
@@ -45,3 +48,15 @@ def test_the_entry_points_example_gives_what_it_shows(name: str, data) -> None:
     for test in examples(name):
         result = runner.run(test)
         assert result.failed == 0, f"{test.name}: {result.failed} example(s) gave other output (above)"
+
+
+def test_the_packages_own_example_gives_what_it_shows(data) -> None:
+    """``help(paralign)`` (``paralign?`` in a notebook), a newcomer's first look, said what the
+    package re-exports and not where to start: its docstring now shows an aligner and a
+    similarity, and they give what it shows."""
+    tests = [test for test in doctest.DocTestFinder(recurse=False).find(paralign, "paralign", globs={})
+             if test.examples]
+    assert tests, "paralign's own docstring shows no example"
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE | doctest.ELLIPSIS)
+    for test in tests:
+        assert runner.run(test).failed == 0, f"{test.name}: an example gave other output (above)"

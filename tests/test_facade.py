@@ -23,6 +23,16 @@ def test_unknown_name_is_an_attribute_error() -> None:
         paralign.no_such_thing  # noqa: B018
 
 
+def test_paralign_align_says_what_to_call() -> None:
+    """``paralign.align(x, y)``, as the command ``paralign align`` is named, was "module 'paralign'
+    has no attribute 'align'", nothing more: it now names the Aligner's align (and still is an
+    AttributeError, so ``hasattr`` and ``getattr(paralign, "align", None)`` work as before)."""
+    with pytest.raises(AttributeError, match=r"no attribute 'align': use an Aligner's align: aligner = "
+                                             r"paralign\.Aligner\(\); aligner\.align\(source, target\)") as caught:
+        paralign.align  # noqa: B018
+    assert caught.value.name == "align" and not hasattr(paralign, "align")
+
+
 def test_import_does_not_load_spacy_or_the_aligner() -> None:
     code = "import sys, paralign; print('spacy' in sys.modules, 'paralign.aligners.sultan' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -2,12 +2,25 @@
 
 The public API is re-exported here; submodules hold the details. Heavy parts (the aligner,
 metrics, pivoting, lattices) are imported on first use, so `import paralign` stays cheap.
+
+Where to start (each name's ``help()`` has its own example; docs/api.md is the tour):
+
+>>> import paralign
+>>> aligner = paralign.Aligner()                    # loads its data once: build one, reuse it
+>>> aligner.align("The senator sponsored the bill.", "The senator drafted the bill.")
+Alignment.from_pharaoh('0-0 1-1 3-3 4-4 5-5')
+>>> round(paralign.similarity("The senator sponsored the bill.", "The senator drafted the bill."), 3)
+0.667
+
+Then ``paralign.evaluate_aligner`` (an aligner against a gold file), ``paralign.paraeval`` (MT
+output against references), ``paralign.similarity_many``, ``paralign.build_lattice``;
+``paralign.__all__`` lists every name.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._moved import first_use_names
 from ._version import __version__
@@ -78,7 +91,24 @@ _LAZY: dict[str, str] = {
 }
 
 
-__getattr__ = first_use_names(__name__, _LAZY, globals())
+#: Names a newcomer reaches for that paralign has under another, with what to call instead: the
+#: AttributeError says it (``paralign.align``, as the command ``paralign align`` is named, was
+#: "module 'paralign' has no attribute 'align'").
+_ELSEWHERE: dict[str, str] = {
+    "align": "an Aligner's align: aligner = paralign.Aligner(); aligner.align(source, target) (build "
+             "one and reuse it: it loads its data once), or paralign.get_aligner(name)(source, target)",
+}
+
+_first_use = first_use_names(__name__, _LAZY, globals())
+
+
+def __getattr__(name: str) -> Any:
+    """A public name imported on first use (:data:`_LAZY`); a name of :data:`_ELSEWHERE` is an
+    AttributeError saying what to use; any other, an AttributeError."""
+    if name in _ELSEWHERE:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}: use {_ELSEWHERE[name]}",
+                             name=name, obj=sys.modules[__name__])
+    return _first_use(name)
 
 
 __all__ = [

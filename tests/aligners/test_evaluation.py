@@ -19,6 +19,58 @@ def test_a_name_is_not_an_aligner(evaluate) -> None:
         evaluate("sultan", GOLD)
 
 
+@pytest.mark.parametrize("evaluate", [evaluate_aligner, tune_aligner])
+def test_the_class_is_not_an_aligner(evaluate) -> None:
+    """evaluate_aligner(paralign.Aligner, gold), the call's brackets forgotten, was a TypeError
+    from deep inside ("Aligner.annotate() missing 1 required positional argument: 'items'"):
+    it now says what to do."""
+    from paralign.aligners.exact import ExactAligner
+
+    with pytest.raises(InputTypeError, match=r"not the class ExactAligner: call it \(ExactAligner\(\)"):
+        evaluate(ExactAligner, GOLD)
+
+
+@pytest.mark.parametrize("evaluate", [evaluate_aligner, tune_aligner])
+def test_pairs_in_memory_are_told_the_way_to_score_them(evaluate) -> None:
+    """evaluate_aligner(aligner, load_pairs(gold)), the pairs a newcomer has just read, said "a
+    file path must be a str or a pathlib.Path, not list": it now says the gold is a file's path
+    and how pairs in memory are scored."""
+    from paralign.aligners.sultan import Aligner
+    from paralign.corpora import load_pairs
+
+    with pytest.raises(InputTypeError, match=r"the gold is a gold file's path \(a str or a Path\), not a list: "
+                                             r".*score_alignments\(\[p.alignment for p in pairs\], aligner.align_many"):
+        evaluate(Aligner(), load_pairs(GOLD))
+
+
+class _Untouchable:
+    """An aligner that fails the test when it is loaded or asked to annotate or align."""
+
+    @property
+    def related(self) -> object:
+        raise AssertionError("the aligner was loaded")
+
+    def annotate(self, *args: object, **kwargs: object) -> list:
+        raise AssertionError("the gold was annotated")
+
+    def align_annotated(self, *args: object, **kwargs: object) -> list:
+        raise AssertionError("the gold was aligned")
+
+    def with_params(self, **changes: object) -> _Untouchable:
+        return self
+
+
+@pytest.mark.parametrize("evaluate", [evaluate_aligner, tune_aligner])
+def test_an_unknown_link_set_is_refused_before_any_pair_is_aligned(evaluate) -> None:
+    """links="sure+poss" was refused by score_alignments, after the aligner had loaded and
+    aligned every gold pair (tune_aligner: once a setting of its grid; minutes on MSR RTE2 with
+    the Sultan aligner): it is now refused first."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"unknown link set 'sure\+poss': use 'sure' or 'sure\+possible'"):
+        evaluate(_Untouchable(), GOLD, "sure+poss")
+
+
 def test_a_skipped_gold_item_keeps_its_id_as_score_alignments_records_it(tmp_path) -> None:
     """read_gold (evaluate-aligner's and tune-aligner's reader) recorded a bad gold item with
     id None, though the reader knew it ("known-7", whose link lies outside its sentences):

@@ -26,6 +26,7 @@ from paralign.corpora.sentence_pairs import InputPair
 from paralign.errors import ConfigurationError, InputTypeError
 from paralign.metrics.alignment_scores import score_alignments
 from paralign.nlp import Annotator, annotate
+from paralign.sentence import Sentence
 
 GOLD = Path(__file__).resolve().parents[2] / "examples" / "demo" / "gold.jsonl"
 
@@ -129,3 +130,19 @@ def test_it_tokenises_texts_and_parses_nothing_for_the_tokens_it_reads() -> None
     assert (counting.piped, counting.tokenized) == (0, 1)
     evaluate_aligner(aligner, GOLD)
     assert (counting.piped, counting.tokenized) == (0, 1)  # the warm-up and the gold: tokens given
+
+
+def test_it_aligns_many_pairs_as_the_other_aligners_do() -> None:
+    """ExactAligner had no align_many, which the Sultan and contextual aligners have: code written
+    for Aligner().align_many stopped with "'ExactAligner' object has no attribute 'align_many'"
+    when given the baseline. It aligns texts, token lists and Sentences as one by one, in order."""
+    aligner = ExactAligner()
+    sentence = Sentence.plain(["a", "dog", "ran"])
+    pairs = [(["The", "cat", "sat", "."], ["A", "cat", "sat", "down", "."]), ("", "A cat ."),
+             (sentence, ["A", "dog", "runs"])]
+    assert aligner.align_many(pairs) == [aligner.align(s, t) for s, t in pairs]
+    assert aligner.align_many(pairs)[0].to_pharaoh() == "1-1 2-2 3-4" and aligner.align_many([]) == []
+    with pytest.raises(InputTypeError, match=r"pairs: item 2 \(target\)"):
+        aligner.align_many([("a", "b"), ("a", None)])
+    with pytest.raises(InputTypeError):
+        aligner.align_many([("a", "b", "c")])

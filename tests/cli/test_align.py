@@ -887,6 +887,55 @@ def test_align_reads_a_gold_file_on_stdin_as_the_same_file_by_path(fmt: str, tmp
     assert captured.out == by_path and "warning" not in captured.err
 
 
+@pytest.mark.parametrize("fmt", ["jacana", "multimwa", "giza"])
+@pytest.mark.parametrize("fault", ["bom", "bad byte", "crlf"])
+def test_a_gold_file_by_path_and_on_stdin_give_one_output(fmt: str, fault: str, tmp_path: Path, monkeypatch,
+                                                         capsys) -> None:
+    """A file was read by its path and stdin by its lines, each its own way: on stdin a gold file
+    beginning with a byte-order mark (MSR RTE2's orig/*.txt) was read line by line, every line bad
+    (exit 1), and a line that was not UTF-8 blanked unsaid (GIZA: "<stdin>:4: pair '2': link 0-0
+    outside sentences of 0 and 9 tokens"; jacana: "pair '1' lacks 'source'"), where by its path
+    the reader said the bad byte. Both are now one path (corpora.gold_input.gold_input over the
+    opened input's lines): the same output and the same warnings but for the input's name."""
+    text = _gold_files(tmp_path)[fmt].read_bytes()
+    lines = text.splitlines(keepends=True)
+    at = 1 if fmt == "multimwa" else 2  # the second pair's line; a line inside the first pair's record
+    data = {"bom": b"\xef\xbb\xbf" + text, "crlf": text.replace(b"\n", b"\r\n"),
+            "bad byte": b"".join(lines[:at] + [b"\xff" + lines[at]] + lines[at + 1:])}[fault]
+    gold = tmp_path / "input.gold"
+    gold.write_bytes(data)
+    for fmt_out in ("text", "json"):
+        by_path = main(["align", str(gold), "--format", fmt_out, "--similarity", "none"])
+        path_out = capsys.readouterr()
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        assert main(["align", "--format", fmt_out, "--similarity", "none"]) == by_path == 0
+        stdin_out = capsys.readouterr()
+        assert stdin_out.out == path_out.out
+        assert stdin_out.err == path_out.err.replace(str(gold), "<stdin>")
+        if fault == "bad byte":
+            assert f"{gold}:{at + 1}: not UTF-8 (byte 0xff at column 1)" in path_out.err
+        else:
+            assert "warning" not in path_out.err
+
+
+def test_a_bad_pairs_error_object_names_its_id(tmp_path: Path, capsys) -> None:
+    """A bad gold pair's JSON object was {"line", "error"} though its id was known (the aligned
+    pairs' objects carry theirs): a script joining the output to the gold by id lost it. It now
+    has the id where the input gave one, and none where it did not."""
+    gold = tmp_path / "gold.json"
+    gold.write_text(json.dumps([{"id": "ok", "source": "a b", "target": "a b", "sureAlign": "0-0"},
+                                {"id": "off-7", "source": "a b", "target": "a b", "sureAlign": "0-7"}]),
+                    encoding="utf-8")
+    assert main(["align", str(gold), "--format", "json", "--tokenized", "--aligner", "exact"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert records[0]["id"] == "ok" and records[1] == {
+        "line": 1, "id": "off-7", "error": "pair 'off-7': link 0-7 outside sentences of 2 and 2 tokens"}
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A b\n", encoding="utf-8")
+    assert main(["align", str(pairs), "--format", "json", "--aligner", "exact"]) == 1
+    assert set(json.loads(capsys.readouterr().out)) == {"line", "error"}
+
+
 @pytest.mark.parametrize("lines", [["A dog ran .\tA dog runs .", "[1, 2]"],
                                    ["A dog ran .\tA dog runs .", "\t".join("x" * 8)],
                                    ["[1, 2]", "A dog ran .\tA dog runs ."]])

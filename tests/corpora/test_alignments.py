@@ -543,3 +543,21 @@ def test_a_companion_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
         (tmp_path / f"g|1.{name}.json").write_bytes((EXAMPLES / f"gold.{name}.json").read_bytes())
     with pytest.raises(ConfigurationError, match=re.escape(f"{tmp_path / 'g|1.sure+poss.json'}: the file's name")):
         possible_links_source(tmp_path / "g|1.sure.json")
+
+
+def test_a_file_of_sentence_pairs_is_told_as_one(tmp_path: Path) -> None:
+    """evaluate-aligner --gold pairs.tsv (a file of sentence pairs, no links) said only "cannot
+    tell the alignment format ... (known: jacana, ...)": it now says the line looks like sentence
+    pairs and what to do; a line of another kind is told as before."""
+    from paralign.corpora import load_pairs
+    from paralign.errors import FormatError
+
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("A cat sat .\tA cat sits .\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"pairs.tsv:1: cannot tell the alignment format .*\(known: .*\); it looks "
+                                          r"like a line of sentence pairs, with no links: a gold alignment file gives each pair's links"):
+        load_pairs(pairs)
+    other = tmp_path / "other.txt"
+    other.write_text("hello world\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"\(known: jacana, jsonl, giza, multimwa, pharaoh\)$"):
+        load_pairs(other)

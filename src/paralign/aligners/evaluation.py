@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, Protocol, TypedDict
 from .._moved import moved_names
 from ..alignment import Alignment
 from ..errors import ConfigurationError, FormatError, InputTypeError, check_count, check_progress
-from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow
+from ..metrics.alignment_scores import PRFDict, ScoresDict, SkippedRow, check_scored_links
 from ..nlp import TextOrTokens
 from ..sentence import Sentence
 from ..workers import Progress, in_steps
@@ -127,6 +127,18 @@ def _with_sentences(item: PairOrBad, name: str) -> PairOrBad:
                                         "gold needs the tokens", source=name, line=item.line or None))
 
 
+def _check_gold_path(path: object) -> None:
+    """A gold file's path, not the pairs read from one: ``evaluate_aligner(aligner,
+    load_pairs(gold))`` said "a file path must be a str or a pathlib.Path, not list", not
+    what to do with pairs in memory."""
+    if isinstance(path, Sequence) and not isinstance(path, str):
+        raise InputTypeError(
+            f"the gold is a gold file's path (a str or a Path), not a {type(path).__name__}: the evaluation "
+            "reads the file itself (its bad pairs skipped and listed, its name signed); for pairs in memory, "
+            "score_alignments([p.alignment for p in pairs], aligner.align_many([(p.source, p.target) "
+            "for p in pairs]))")
+
+
 def read_gold(
     path: str | Path, limit: int | None = None
 ) -> tuple[list[AlignedPair], list[int], list[SkippedPair]]:
@@ -136,6 +148,7 @@ def read_gold(
     from ..corpora import read_pairs
     from ..metrics.alignment_scores import usable_pairs
 
+    _check_gold_path(path)
     _check_limit(limit)
     items = [_with_sentences(item, str(path)) for item in read_pairs(path)]
     if not items:
@@ -213,6 +226,7 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
+    check_scored_links(links)  # before the aligner loads and aligns every pair, not after
     check_progress(progress)
     gold, positions, skipped = read_gold(gold_path, limit)
     for _ in in_steps(progress, [aligner], 1, "loading"):  # resources, outside the timings
@@ -239,7 +253,12 @@ def evaluate_aligner_pairs(aligner: GoldAligner, gold_path: str | Path, links: s
 
 
 def _check_aligner(aligner: object) -> None:
-    """An Aligner object (it annotates gold tokens its own way, in one batch), not a name."""
+    """An Aligner object (it annotates gold tokens its own way, in one batch), not a name, nor
+    the class itself (``evaluate_aligner(paralign.Aligner, gold)`` was a TypeError from deep
+    inside, ``Aligner.annotate() missing 1 required positional argument: 'items'``)."""
+    if isinstance(aligner, type):
+        raise InputTypeError(f"aligner must be an aligner object, not the class {aligner.__name__}: "
+                             f"call it ({aligner.__name__}(), with any options)")
     if not callable(getattr(aligner, "align_annotated", None)):
         raise InputTypeError(f"aligner must be an Aligner (paralign.Aligner(...), "
                              f"paralign.Aligner('contextual') or paralign.aligners.ExactAligner()), not "
@@ -248,8 +267,27 @@ def _check_aligner(aligner: object) -> None:
 
 def evaluate_aligner(aligner: GoldAligner, gold_path: str | Path, links: str = "sure", workers: int = 1,
                      limit: int | None = None, progress: Progress | None = None) -> AlignerResult:
-    """Align every gold pair and score it: score-alignments' JSON plus timings. ``progress`` is
-    given the aligner while it loads its resources, the gold pairs as they are annotated, (with
+    """Align every pair of the gold file `gold_path` (any format :func:`paralign.load_pairs`
+    reads) on the gold's tokens and score the alignments against it: the record ``paralign
+    evaluate-aligner --format json`` writes (score-alignments' scores, ``signature``, ``gold``
+    and the timings: ``annotate_seconds``, ``align_seconds``, ``pairs_per_second``).
+
+    `aligner` is an aligner object, loaded once: ``paralign.Aligner(...)`` (the Sultan aligner,
+    or ``Aligner("contextual")``) or ``paralign.aligners.ExactAligner()`` (the exact-match
+    baseline), not a name nor :func:`~paralign.get_aligner`'s function. `links` is the gold link
+    set scored against: ``"sure"`` or ``"sure+possible"``. A gold pair that cannot be read is
+    left out and listed under ``skipped_rows`` (its file, line and reason), as the command warns
+    of it; `limit` scores the first pairs only.
+
+    >>> from importlib.resources import files
+    >>> from paralign.aligners import ExactAligner
+    >>> report = paralign.evaluate_aligner(ExactAligner(), files("paralign") / "data" / "demo" / "gold.jsonl")
+    >>> report["pairs"], round(report["macro"]["f1"], 4), report["skipped_rows"]
+    (6, 0.8384, [])
+    >>> report["signature"].split("|")[:2]
+    ['aligner:exact', 'gold:sure']
+
+    ``progress`` is given the aligner while it loads its resources, the gold pairs as they are annotated, (with
     the contextual aligner, their sentences as they are encoded,) then as they are aligned, each
     step a :class:`~paralign.workers.Steps` (its ``name``, ``"loading"``, ``"annotating"``,
     ``"encoding"`` or ``"aligning"``, and ``len``: tqdm shows the total)."""
@@ -291,6 +329,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     from ..metrics.alignment_scores import gold_warnings, score_alignments
 
     _check_aligner(aligner)
+    check_scored_links(links)  # before the gold is annotated and aligned once a setting, not after
     if not callable(getattr(aligner, "with_params", None)):  # the exact-match aligner: it has no options
         raise ConfigurationError(f"{type(aligner).__name__} has no parameters to tune (tune_aligner searches the "
                                  "Sultan aligner's ppdb_sim and w): score it with evaluate_aligner")

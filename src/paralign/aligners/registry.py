@@ -90,7 +90,14 @@ def get_aligner(name: str, preset: str = "default") -> TextAlignFunction:
     it loads its data on first use. An unknown name or preset is a ConfigurationError. A label
     as results and signatures write it (``sultan:paraphrase``, :func:`aligner_label`) is taken
     as its name and preset, so what a result names can be asked for again. A name or preset
-    that is not a str is an InputTypeError."""
+    that is not a str is an InputTypeError.
+
+    >>> align = paralign.get_aligner("exact")   # token lists: no spaCy model needed
+    >>> align("The cat sat .".split(), "A cat sat down .".split())
+    Alignment.from_pharaoh('1-1 2-2 3-4')
+
+    (``evaluate_aligner`` takes an aligner object instead: ``paralign.Aligner(...)``,
+    ``paralign.aligners.ExactAligner()``.)"""
     for what, value in (("aligner name", name), ("preset", preset)):
         if not isinstance(value, str):
             raise InputTypeError(f"{what} must be a str (get_aligner('sultan', 'paraphrase')), not "

@@ -192,19 +192,21 @@ def is_stdin(path: str | Path | None) -> bool:
     return is_std(path) or str(path) == "/dev/stdin"
 
 
-def gold_input_of(path: str | None, input_format: str, handle: IO[str], found: list[str] | None = None,
+def gold_input_of(input_format: str, handle: IO[str], found: list[str] | None = None,
                   ) -> tuple[list[Any] | None, Iterable[str]]:
     """The pairs of a gold alignment file given where ``align`` and ``similarity`` read sentence
-    pairs, by a file's path or stdin's lines (:func:`~paralign.corpora.gold_input.gold_input`), or
-    None (TSV or JSONL lines, or --input-format given: read as it says); and the lines to read
-    line by line. `found`: the gold's format appended, when it is one."""
+    pairs, by its opened `handle`'s lines, a file's or stdin's alike (one path:
+    :func:`~paralign.corpora.gold_input.gold_input`, a line that was not UTF-8 making its pair
+    bad, :func:`undecodable_lines`), or None (TSV or JSONL lines, or --input-format given: read
+    as it says); and the lines to read line by line. `found`: the gold's format appended, when
+    it is one."""
     if input_format != "auto":
         return None, handle
     from ..corpora.gold_input import (
         gold_input,  # only a command reading pairs needs the gold readers
     )
 
-    return gold_input(None if is_stdin(path) else path, handle, found)
+    return gold_input(handle, found, lambda line: undecodable_lines(handle).get(line))
 
 
 def input_name(path: str | Path | None) -> str:

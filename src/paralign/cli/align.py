@@ -148,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             handles = [(tgt, args.target), (src, args.source)]
         else:
             handle = stack.enter_context(open_in(args.input, args.encoding_errors))
-            gold, lines = gold_input_of(args.input, args.input_format, handle)
+            gold, lines = gold_input_of(args.input_format, handle)
             pairs, handles = (iter(gold), []) if gold is not None else \
                 (read_input_pairs(lines, args.input_format, args.tokenized), [(handle, None)])
         # what a run with no pair aligned signs: its pairs' tokens were to be the input's own, or a gold's
@@ -257,8 +257,7 @@ def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
     with open_out(args.output) as out:
         for pair, source, target, alignment in results:
             if alignment is None or source is None or target is None:  # all None or none
-                out.write(json.dumps({"line": pair.line, "error": pair.error}) + "\n"
-                          if args.format == "json" else "\n")
+                out.write(json.dumps(error_record(pair)) + "\n" if args.format == "json" else "\n")
             elif args.format == "json":
                 record = alignment_record(pair, source, target, alignment, signature_of(args, pair))
                 out.write(json_text(record) + "\n")
@@ -266,6 +265,13 @@ def write_lines(args: argparse.Namespace, results: Iterable[Result]) -> None:
                 out.write(alignment.to_pharaoh() + "\n")
             if out is sys.stdout:  # a pipe sees each line as it comes (streaming), not per buffer
                 out.flush()
+
+
+def error_record(pair: InputPair) -> dict[str, object]:
+    """The JSON object in a bad pair's place: its line, its id when the input gave one (a gold
+    file's pair, a JSON record's ``"id"``), as an aligned pair's object has it, and the error.
+    Before, it had no id, so a script joining the output to a gold file by id lost the bad pairs."""
+    return {"line": pair.line, **({"id": pair.id} if pair.id is not None else {}), "error": pair.error}
 
 
 def heading(pair: InputPair) -> str:

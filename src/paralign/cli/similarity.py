@@ -147,7 +147,7 @@ def _rows(stack: ExitStack, args: argparse.Namespace, handles: list[IO[str]], la
     gold_pairs, lines = None, None
     if not args.source:
         handle = stack.enter_context(open_in(args.pairs, args.encoding_errors))
-        gold_pairs, lines = gold_input_of(args.pairs, args.input_format, handle, gold)  # stdin as a file
+        gold_pairs, lines = gold_input_of(args.input_format, handle, gold)  # stdin as a file
     if gold_pairs is not None:  # its sentence pairs on its tokens, as align reads them; its links not read
         layout.append("gold")
         notes.append(scored_gold_note(gold[0]))

@@ -89,10 +89,20 @@ def detect_format(path: str | Path, *, name: str | None = None, lines: int = 10)
         raise text
     raise FormatError(
         f"cannot tell the alignment format from the line {text[:60]!r} "
-        f"(known: {', '.join(FORMATS)})",
+        f"(known: {', '.join(FORMATS)}){_pairs_hint(text)}",
         source=name,
         line=number,
     )
+
+
+def _pairs_hint(text: str) -> str:
+    """What to do with a line of sentence pairs (``source<TAB>target``, or an id before them)
+    given where a gold alignment is read: it has no links to score against. Before, the message
+    listed the gold formats alone, as for any line it could not tell."""
+    if text.count("\t") not in (1, 2):
+        return ""
+    return ("; it looks like a line of sentence pairs, with no links: a gold alignment file gives each "
+            "pair's links (paralign align aligns sentence pairs)")
 
 
 def _resolve_format(path: str | Path, format: str | None, name: str | None = None) -> str:
@@ -197,7 +207,18 @@ def _read_all(
 
 def load_pairs(path: str | Path, format: str | None = None, *,
                possible_path: str | Path | None = "auto") -> list[AlignedPair]:
-    """Read all pairs of a file; FormatError (naming file and line) at the first bad item.
+    """Read all pairs of a gold alignment file as :class:`~.base.AlignedPair`s (``id``,
+    ``source`` and ``target`` tokens, ``alignment``, ``line``); FormatError (naming file and
+    line) at the first bad item: :func:`read_pairs` gives every item instead, a bad one as a
+    :class:`~.base.BadPair` in its place. `format` is one of :data:`FORMATS` (``jacana``,
+    ``jsonl``, ``giza``, ``multimwa``, ``pharaoh``), or None: told by the file's first line.
+
+    >>> from importlib.resources import files
+    >>> pairs = paralign.load_pairs(files("paralign") / "data" / "demo" / "gold.jsonl")
+    >>> len(pairs), pairs[0].id, pairs[0].source[:4]
+    (6, 'demo-1', ('The', 'company', "'s", 'chief'))
+    >>> pairs[0].alignment                      # '?' marks a possible link, '-' a sure one
+    Alignment.from_pharaoh('0-0 1-1 2-2 3-3 4-3 5-4 6?5 7-5 8-6')
 
     For jacana files, `possible_path` names a `sure+poss` file whose links (minus nothing: they
     include the sure ones) become the possible links; with "auto" (default) a companion

@@ -68,6 +68,13 @@ class SkippedRow(TypedDict):
     reason: str
 
 
+def check_scored_links(links: object) -> None:
+    """ConfigurationError for a gold link set scores are not taken on (:data:`LINK_SETS`):
+    :func:`score_alignments` checks it, and the aligner evaluations before any pair is aligned."""
+    if links not in LINK_SETS:
+        raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
+
+
 class PRFDict(TypedDict):
     """Precision, recall and F1 as a report holds them (:meth:`PRF.to_dict`)."""
 
@@ -397,8 +404,7 @@ def score_alignments(gold: Sequence[Alignment], system: Sequence[Alignment],
     system = _alignments(system, "system")
     positions = None if positions is None else _positions(positions)
     skipped = _skipped(skipped)
-    if links not in LINK_SETS:
-        raise ConfigurationError(f"unknown link set {links!r}: use 'sure' or 'sure+possible'")
+    check_scored_links(links)
     if len(gold) != len(system):
         raise MismatchError(f"{len(gold)} gold alignments but {len(system)} system alignments")
     if positions is not None and len(positions) != len(gold):

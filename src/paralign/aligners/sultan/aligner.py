@@ -57,12 +57,43 @@ def _similarity_settings(config: AlignerConfig) -> tuple[float, bool, bool]:
     return config.ppdb_sim, config.use_word_similarity, config.spelling_variants
 
 
+def _option_error(given: Iterable[str], exc: TypeError) -> ConfigurationError:
+    """What an option :class:`AlignerConfig` has no field for is told: its name, the option meant
+    where one is near (``ppdb_similarity``: ``ppdb_sim``), and for ``preset`` the way to a preset's
+    aligner. Before, Python's words alone: "unknown aligner option: AlignerConfig.__init__() got an
+    unexpected keyword argument 'preset'"."""
+    import difflib  # only for a message: not on import (heapq with it, 2 ms of every command)
+
+    known = [f.name for f in fields(AlignerConfig)]
+    unknown = [name for name in given if name not in known]
+    if not unknown:  # a TypeError of another kind
+        return ConfigurationError(f"unknown aligner option: {exc}")
+    name = unknown[0]
+    if name == "preset":
+        return ConfigurationError(
+            "unknown aligner option 'preset': Aligner takes options, not a preset; get_aligner('sultan', "
+            "PRESET) gives a preset's aligner, and Aligner(**preset_options(PRESET)) (paralign.aligners.sultan) "
+            f"one whose options you can change (presets: {', '.join(PRESETS)})")
+    # one the name begins with, or that begins with it (ppdb_similarity: ppdb_sim), else the
+    # shortest that holds it (stop_words: align_stop_words), else the closest
+    near = sorted((k for k in known if name.startswith(k) or k.startswith(name)), key=len, reverse=True)[:1] \
+        or sorted((k for k in known if name in k), key=len)[:1] or difflib.get_close_matches(name, known, n=1)
+    return ConfigurationError(f"unknown aligner option {name!r}: " + (f"did you mean {near[0]!r}? " if near else "")
+                              + "the options are AlignerConfig's fields (help(paralign.AlignerConfig))")
+
+
 class Aligner:
     """The Sultan et al. (2014) word aligner.
 
     ``similarity`` is ``"ppdb"`` (default), ``"wordnet"``, ``"none"``, a table file's path (Parquet
     or TSV), ``"a+b"`` or any object with ``related(a, b)``; ``annotator`` is a
     :class:`paralign.nlp.Annotator` (spaCy).
+
+    Options are keywords, each a field of :class:`AlignerConfig` (``help(paralign.AlignerConfig)``):
+    ``ppdb_sim`` and ``w`` (the paper's thresholds), the ``use_*`` switches and the rest; one it
+    has not is a ConfigurationError naming it. A preset's options (:data:`PRESETS`: ``paper``,
+    ``paraphrase``, ...) are ``Aligner(**preset_options("paper"))`` (``paralign.aligners.sultan``),
+    or ``get_aligner("sultan", "paper")`` as an alignment function.
 
     ``Aligner("contextual", ...)`` builds the contextual aligner instead (the ``contextual``
     preset, :class:`paralign.aligners.contextual.ContextualAligner`, given the other arguments):
@@ -116,7 +147,7 @@ class Aligner:
                 **options,
             )
         except TypeError as exc:
-            raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+            raise _option_error(options, exc) from exc
         if isinstance(similarity, str) and similarity in PRESETS and not Path(similarity).exists():
             raise ConfigurationError(
                 f"{similarity!r} is an aligner preset, not a word-similarity source (Aligner's first "
@@ -158,7 +189,7 @@ class Aligner:
         try:
             clone.config = replace(self.config, **changes)
         except TypeError as exc:  # as the constructor says it
-            raise ConfigurationError(f"unknown aligner option: {exc}") from exc
+            raise _option_error(changes, exc) from exc
         clone._similarity_spec = self._similarity_spec
         same_similarity = _similarity_settings(clone.config) == _similarity_settings(self.config)
         clone._related = self._related if same_similarity else None
