@@ -42,7 +42,7 @@ def test_sts_tsv_bad_rows_are_reported_with_line_numbers(tmp_path):
     assert "expected 3" in reasons[3]
     assert reasons[4] == "gold score 'abc' is not a number"
     assert reasons[5] == "empty line"
-    assert reasons[7] == "empty sentence"
+    assert reasons[7] == "empty first sentence"
     assert reasons[8] == "gold score 7.5 outside 0-5"  # skipped: it would make the correlation wrong
     notes = {(r.line, r.reason) for r in data.notes}
     assert (1, "byte-order mark removed") in notes

@@ -122,8 +122,8 @@ def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_p
     result = evaluate_paraphrase(train, test, classifier="signal", aligner="exact")
     record = result.to_dict()
     assert (record["failed"], record["skipped"]) == (0, 2)
-    assert record["skipped_rows"] == [{"split": "train", "index": 2, "reason": "empty sentence"},
-                                      {"split": "test", "index": 1, "reason": "empty sentence"}]
+    assert record["skipped_rows"] == [{"split": "train", "index": 2, "reason": "empty first sentence"},
+                                      {"split": "test", "index": 1, "reason": "empty second sentence"}]
     assert (result.train_pairs, result.test_pairs) == (4, 2) and result.test.accuracy == 1.0
 
     def msrp(path, rows):
@@ -137,7 +137,7 @@ def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_p
     assert files["accuracy"] == result.test.accuracy and files["threshold"] == result.threshold
 
 
-@pytest.mark.parametrize(("test", "why"), [([], "none given"), ([(" ", "a b", True)], "test pair 1: empty sentence")])
+@pytest.mark.parametrize(("test", "why"), [([], "none given"), ([(" ", "a b", True)], "test pair 1: empty first sentence")])
 def test_no_usable_test_pair_is_an_error_before_any_pair_is_aligned(test, why) -> None:
     """API audit: `evaluate_paraphrase(train, [])` trained, then reported accuracy, precision,
     recall and F1 of 0.0 on no test pair; evaluate-paraphrase refuses such a file ('no usable

@@ -77,14 +77,14 @@ def test_an_empty_sentence_is_skipped_as_evaluate_sts_skips_its_row(tmp_path, em
     result = evaluate_sts(triples, aligner="exact", signal="all-words")
     assert result.failures == () and result.pairs == 3
     assert result.to_dict()["skipped"] == 1 and result.to_dict()["failed"] == 0
-    assert result.to_dict()["skipped_rows"] == [{"index": 1, "reason": "empty sentence"}]
+    assert result.to_dict()["skipped_rows"] == [{"index": 1, "reason": "empty first sentence"}]
     assert result.scores[1] is None and len(result.scores) == 4
     path = tmp_path / "sts.tsv"
     path.write_text("".join(f"{g}\t{a if isinstance(a, str) else ' '.join(a)}\t{b}\n" for a, b, g in triples),
                     encoding="utf-8")
     (row,) = evaluate_sts_files([path], aligner="exact", signal="all-words").to_dict()["sets"]
     assert (row["pairs"], row["failed"], row["skipped"]) == (3, 0, 1)
-    assert row["skipped_rows"] == [{"line": 2, "reason": "empty sentence"}]
+    assert row["skipped_rows"] == [{"line": 2, "reason": "empty first sentence"}]
     assert (row["pearson"], row["spearman"]) == (result.pearson, result.spearman)
 
 

@@ -16,7 +16,6 @@ from pathlib import Path
 from ..errors import counted
 from ..textio import open_text
 from .sts import (
-    EMPTY_SENTENCE,
     TABLE_SENTENCES,
     RowIssue,
     empty_sentence,
@@ -81,8 +80,8 @@ def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair 
     if quality not in ("0", "1"):
         reason = "no label" if not quality else f"label {quality!r} is not 0 or 1"
         return None, reason, notes
-    if empty_sentence(s1, s2):
-        return None, EMPTY_SENTENCE, notes
+    if (empty := empty_sentence(s1, s2)) is not None:
+        return None, empty, notes
     pair_id = "-".join(i for i in (id1, id2) if i) or f"{Path(source).name}:{number}"  # a table's one id alone
     return ParaphrasePair(pair_id, quality == "1", s1, s2, number, source), "", notes
 

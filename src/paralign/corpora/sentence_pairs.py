@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..alignment import is_blank
 from ..errors import (
     ConfigurationError,
     MismatchError,
@@ -30,6 +29,7 @@ from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .sts import (
     SCORE_RANGE,
     TABLE_SENTENCES,
+    empty_sides,
     format_of_rows,
     is_msrp_header,
     most_rows_msrp,
@@ -82,9 +82,8 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
     """An InputPair, or an error one when a side is empty (nothing to align) or too long to parse."""
     src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
     sides = (("source", src), ("target", tgt))
-    empty = [side for side, x in sides if is_blank(x)]  # no word, or white space and invisible characters alone
-    if empty:
-        return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
+    if (empty := empty_sides(sides)) is not None:  # no word, or white space and invisible characters alone
+        return InputPair(number, None, None, pair_id, error=empty)
     long = [side for side, x in sides if (sum(map(len, x)) if isinstance(x, list) else len(x)) > MAX_SENTENCE_CHARS]
     if long:
         return InputPair(number, None, None, pair_id, error=f"{' and '.join(long)} sentence too long "

@@ -50,17 +50,25 @@ class RowIssue:
         return {"line": self.line, "reason": self.reason}
 
 
-#: Why a pair with an empty sentence is not scored: bad input of its row, which an evaluation
-#: skips and lists (never scores, never counts as failed), read from a file or given as pairs.
-EMPTY_SENTENCE = "empty sentence"
+def empty_sides(sides: Iterable[tuple[str, object]]) -> str | None:
+    """Why a pair is not scored when a sentence has no word: bad input of its row, which an
+    evaluation skips and lists (never scores, never counts as failed), read from a file or given
+    as pairs. ``empty NAME sentence`` (``empty NAME and NAME sentence``) for the (name, sentence) `sides`
+    that have no word (white space only; a token list or Sentence with no token but blank ones:
+    :func:`~paralign.alignment.is_blank`), else None: the one wording of an empty side, which
+    a line of pairs names ``source`` and ``target`` (``corpora.sentence_pairs``) and an STS or
+    MSRP row ``first`` and ``second``."""
+    empty = [name for name, sentence in sides if is_blank(sentence)]
+    return f"empty {' and '.join(empty)} sentence" if empty else None
 
 
 def empty_sentence(first: object, second: object) -> str | None:
-    """:data:`EMPTY_SENTENCE` when either sentence of a pair has no word (white space only; a
-    token list or Sentence with no token but blank ones: :func:`~paralign.alignment.is_blank`),
-    else None. The one test of the rows :func:`load_sts` and ``load_msrp`` read and of the pairs
-    ``evaluate_sts`` and ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
-    return EMPTY_SENTENCE if is_blank(first) or is_blank(second) else None
+    """Why a pair is not scored when a sentence has no word (:func:`empty_sides`: ``empty first
+    sentence``, ``empty second sentence`` or ``empty first and second sentence``: which side,
+    where it said ``empty sentence`` of either), else None. The one test of the rows
+    :func:`load_sts` and ``load_msrp`` read and of the pairs ``evaluate_sts`` and
+    ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
+    return empty_sides((("first", first), ("second", second)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -322,8 +330,8 @@ def _row(
     if score is None:  # NaN and inf are numbers, '3,5' is none
         kind = "a finite number" if _is_float(score_text) else "a number"
         return None, f"gold score {score_text.strip()!r} is not {kind}", notes
-    if empty_sentence(s1, s2):
-        return None, EMPTY_SENTENCE, notes
+    if (empty := empty_sentence(s1, s2)) is not None:
+        return None, empty, notes
     if not SCORE_RANGE[0] <= score <= SCORE_RANGE[1]:  # a wrong gold score would give a wrong correlation
         return None, f"gold score {score_text.strip()} outside {SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}", notes
     pair = StsPair(pair_id, score, s1.strip(), s2.strip(), number, genre)
