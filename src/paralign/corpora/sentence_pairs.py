@@ -29,13 +29,16 @@ from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .sts import (
     SCORE_RANGE,
     TABLE_SENTENCES,
+    counts_up,
     empty_sides,
     format_of_rows,
     is_msrp_header,
     most_rows_msrp,
+    numbered,
     row_layout,
     table_header,
     table_records,
+    whole_firsts,
 )
 
 
@@ -455,34 +458,6 @@ def detect_layout(sample: Sequence[str]) -> str:
     return "pairs"
 
 
-def numbered(rows: Sequence[list[str]]) -> bool:
-    """Whether a file's three-field rows (sampled: `rows`, split on TABs) are `id TAB s1 TAB s2`
-    with numeric ids rather than SemEval STS `score TAB s1 TAB s2`: every first field a whole
-    number (digits), and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are, or
-    all counting up by one from 0 or 1 (:func:`_counting`), as the ids of a file of up to six
-    pairs do. Other whole numbers within 0-5 read as scores (:func:`layout_note` says so, and
-    ``similarity --input-format`` decides); a header line (``id TAB sentence1 TAB sentence2``,
-    the ``table`` layout) names them ids for sure. A score file writes 3.8 or 4.000, or an empty
-    field, which no id here is. ``similarity`` decides this for a whole file because its first
-    field may be a score; ``align``, which reads no scores and answers line by line, reads every
-    three-field line's first field as its id. (Ids 1 ... 5 were read as scores, and dropped.)"""
-    firsts = _whole_firsts(rows)
-    return bool(firsts) and (any(first > SCORE_RANGE[1] for first in firsts) or _counting(firsts))
-
-
-def _whole_firsts(rows: Sequence[list[str]]) -> list[int]:
-    """The first fields of the three-field rows as whole numbers, when every one is written as
-    one (ASCII digits); else none."""
-    firsts = [fields[0].strip() for fields in rows if len(fields) == 3]
-    return [int(first) for first in firsts] if all(f.isascii() and f.isdigit() for f in firsts) else []
-
-
-def _counting(firsts: Sequence[int]) -> bool:
-    """Whether `firsts` count up by one from 0 or 1 (``1, 2, 3``): line numbers, which gold scores
-    within 0-5 almost never are in a row."""
-    return bool(firsts) and firsts[0] in (0, 1) and list(firsts) == list(range(firsts[0], firsts[0] + len(firsts)))
-
-
 def layout_note(sample: Sequence[str], layout: str) -> str | None:
     """What to tell a user of the layout :func:`detect_layout` found in a file's first lines
     (`sample`) where it could only guess: every three-field row's first field a whole number
@@ -490,11 +465,11 @@ def layout_note(sample: Sequence[str], layout: str) -> str | None:
     are. Read as ids (counting up: :func:`numbered`) or as gold scores, dropped, the note says
     which and how ``similarity --input-format`` reads the file the other way; None otherwise."""
     rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
-    firsts = _whole_firsts(rows)
+    firsts = whole_firsts(rows)
     if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for first in firsts):
         return None
     shown = ", ".join(map(str, firsts[:4])) + (", ..." if len(firsts) > 4 else "")
-    if layout == "pairs" and _counting(firsts):
+    if layout == "pairs" and counts_up(firsts):
         return (f"the first fields ({shown}) count up as ids do, so they are read as the pairs' ids (id TAB s1 "
                 "TAB s2); if they are gold scores (SemEval STS: score TAB s1 TAB s2), give --input-format sts")
     if layout != "sts":

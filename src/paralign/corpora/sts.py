@@ -281,6 +281,34 @@ def row_layout(fields: list[str]) -> str | None:
     return None
 
 
+def numbered(rows: Sequence[list[str]]) -> bool:
+    """Whether a file's three-field rows (sampled: `rows`, split on TABs) are `id TAB s1 TAB s2`
+    with numeric ids rather than SemEval STS `score TAB s1 TAB s2`: every first field a whole
+    number (digits), and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are, or
+    all counting up by one from 0 or 1 (:func:`counts_up`), as the ids of a file of up to six
+    pairs do. Other whole numbers within 0-5 read as scores (:func:`~paralign.corpora.sentence_pairs.layout_note` says so, and
+    ``similarity --input-format`` decides); a header line (``id TAB sentence1 TAB sentence2``,
+    the ``table`` layout) names them ids for sure. A score file writes 3.8 or 4.000, or an empty
+    field, which no id here is. ``similarity`` decides this for a whole file because its first
+    field may be a score; ``align``, which reads no scores and answers line by line, reads every
+    three-field line's first field as its id. (Ids 1 ... 5 were read as scores, and dropped.)"""
+    firsts = whole_firsts(rows)
+    return bool(firsts) and (any(first > SCORE_RANGE[1] for first in firsts) or counts_up(firsts))
+
+
+def whole_firsts(rows: Sequence[list[str]]) -> list[int]:
+    """The first fields of the three-field rows as whole numbers, when every one is written as
+    one (ASCII digits); else none."""
+    firsts = [fields[0].strip() for fields in rows if len(fields) == 3]
+    return [int(first) for first in firsts] if all(f.isascii() and f.isdigit() for f in firsts) else []
+
+
+def counts_up(firsts: Sequence[int]) -> bool:
+    """Whether `firsts` count up by one from 0 or 1 (``1, 2, 3``): line numbers, which gold scores
+    within 0-5 almost never are in a row."""
+    return bool(firsts) and firsts[0] in (0, 1) and list(firsts) == list(range(firsts[0], firsts[0] + len(firsts)))
+
+
 MSRP_HEADER_FIRST_FIELD = "quality"
 
 
