@@ -484,3 +484,27 @@ def test_the_sentences_of_a_jsonl_file_are_those_of_its_records(tmp_path) -> Non
             for _, row, _ in read_pair_rows(lines) if isinstance(row, tuple) for side in row]
     assert read == ["A man plays guitar.", "A man is playing a guitar.", "Cats sleep .", "Dogs bark."]
     assert sentences_from_file(path) == read
+
+
+def test_numbered_pairs_with_a_bad_line_are_still_numbered_pairs() -> None:
+    """A file of pairs numbered 1 ... N was read as SemEval STS (its ids as gold scores, dropped)
+    when one line was bad: ids 1, 2, 4, 5 around a third line of two or four fields no longer
+    counted up, and one id that is no number (``x7``) made every first field a score. Now the ids
+    count up with their lines, a first field that is no number plays no part, the bad line is
+    reported in its place and the other pairs keep their ids."""
+    from paralign.corpora.sentence_pairs import NUMBERED_TWO_FIELDS, detect_layout, numbered
+
+    def lines(bad: str, n: int = 5) -> list[str]:
+        return [bad if k == 3 else f"{k}\tA b {k}.\tC d.\n" for k in range(1, n + 1)]
+
+    for bad in ("A b.\tC d.\n", "3\tA b.\tC d.\tE f.\n", "\n", "x3\tA b.\tC d.\n"):
+        assert detect_layout(lines(bad)) == "pairs", bad
+        rows = sentence_pair_rows(lines(bad))[1]
+        assert [row for _, row, _ in rows][3:] == [("A b 4.", "C d."), ("A b 5.", "C d.")], bad
+    _, rows = sentence_pair_rows(lines("A b.\tC d.\n"))
+    assert [(number, row) for number, row, _ in rows if isinstance(row, str)] == [(3, NUMBERED_TWO_FIELDS)]
+    assert detect_layout([f"{'x' if k == 7 else ''}{k}\tA b.\tC d.\n" for k in range(1, 11)]) == "pairs"
+    assert numbered([["0", "a", "b"], ["b"], ["2", "a", "b"]]) and numbered([["1", "a", "b"], [""], ["2", "a", "b"]])
+    for scores in ([3, 5], [2, 3, 4], [1, 3], [1, 1], [2, 1]):  # whole scores that do not count up: still STS
+        assert detect_layout([f"{k}\tA b.\tC d.\n" for k in scores] + ["x\ty\n"]) == "sts", scores
+    assert detect_layout(lines("3.8\tA b.\tC d.\n")) == "sts"  # a score written 3.8: STS, as before

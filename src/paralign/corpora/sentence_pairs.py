@@ -397,8 +397,8 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
                                       pair_id=record.get("id", "").strip() or None))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
-    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample
-                                         if line.strip()])  # every line has its id: two fields lack one
+    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t")
+                                          for line in sample])  # every line has its id: two fields lack one
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
@@ -453,7 +453,8 @@ def detect_layout(sample: Sequence[str]) -> str:
     rows = [line.split("\t") for line in lines if line.strip()]
     if most_rows_msrp(rows):
         return "msrp"
-    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows) and not numbered(rows):
+    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows) \
+            and not numbered([line.split("\t") for line in lines]):  # blank lines keep their place: ids count lines
         return "sts"
     return "pairs"
 
@@ -464,11 +465,10 @@ def layout_note(sample: Sequence[str], layout: str) -> str | None:
     within the gold scores' range (0-5), as a few pairs' ids and a few STS rows' scores both
     are. Read as ids (counting up: :func:`numbered`) or as gold scores, dropped, the note says
     which and how ``similarity --input-format`` reads the file the other way; None otherwise."""
-    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
-    firsts = whole_firsts(rows)
-    if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for first in firsts):
+    firsts = whole_firsts([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample])
+    if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for _, first in firsts):
         return None
-    shown = ", ".join(map(str, firsts[:4])) + (", ..." if len(firsts) > 4 else "")
+    shown = ", ".join(str(first) for _, first in firsts[:4]) + (", ..." if len(firsts) > 4 else "")
     if layout == "pairs" and counts_up(firsts):
         return (f"the first fields ({shown}) count up as ids do, so they are read as the pairs' ids (id TAB s1 "
                 "TAB s2); if they are gold scores (SemEval STS: score TAB s1 TAB s2), give --input-format sts")

@@ -282,31 +282,45 @@ def row_layout(fields: list[str]) -> str | None:
 
 
 def numbered(rows: Sequence[list[str]]) -> bool:
-    """Whether a file's three-field rows (sampled: `rows`, split on TABs) are `id TAB s1 TAB s2`
-    with numeric ids rather than SemEval STS `score TAB s1 TAB s2`: every first field a whole
-    number (digits), and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are, or
-    all counting up by one from 0 or 1 (:func:`counts_up`), as the ids of a file of up to six
-    pairs do. Other whole numbers within 0-5 read as scores (:func:`~paralign.corpora.sentence_pairs.layout_note` says so, and
+    """Whether a file's three-field rows (sampled: `rows`, split on TABs, a blank line as one
+    empty field) are `id TAB s1 TAB s2` with numeric ids rather than SemEval STS `score TAB s1
+    TAB s2`: every first field that is a number a whole one (digits), and one above the gold
+    scores' range (0-5), as ids 1, 2 ... 1000 are, or all counting up by one from 0 or 1
+    (:func:`counts_up`), as the ids of a file of up to six pairs do. Other whole numbers within
+    0-5 read as scores (:func:`~paralign.corpora.sentence_pairs.layout_note` says so, and
     ``similarity --input-format`` decides); a header line (``id TAB sentence1 TAB sentence2``,
     the ``table`` layout) names them ids for sure. A score file writes 3.8 or 4.000, or an empty
-    field, which no id here is. ``similarity`` decides this for a whole file because its first
-    field may be a score; ``align``, which reads no scores and answers line by line, reads every
-    three-field line's first field as its id. (Ids 1 ... 5 were read as scores, and dropped.)"""
+    field, which no id here is; a first field that is no number (``x3``: a bad line's, neither
+    an id nor a score) plays no part (:func:`whole_firsts`). ``similarity`` decides this for a
+    whole file because its first field may be a score; ``align``, which reads no scores and
+    answers line by line, reads every three-field line's first field as its id. (Ids 1 ... 5
+    were read as scores, and dropped; so were ids 1, 2, 4, 5 around a bad third line, or ids
+    1 ... 10 one of which was mistyped.)"""
     firsts = whole_firsts(rows)
-    return bool(firsts) and (any(first > SCORE_RANGE[1] for first in firsts) or counts_up(firsts))
+    return bool(firsts) and (any(first > SCORE_RANGE[1] for _, first in firsts) or counts_up(firsts))
 
 
-def whole_firsts(rows: Sequence[list[str]]) -> list[int]:
-    """The first fields of the three-field rows as whole numbers, when every one is written as
-    one (ASCII digits); else none."""
-    firsts = [fields[0].strip() for fields in rows if len(fields) == 3]
-    return [int(first) for first in firsts] if all(f.isascii() and f.isdigit() for f in firsts) else []
+def whole_firsts(rows: Sequence[list[str]]) -> list[tuple[int, int]]:
+    """(index in `rows`, value) of the first fields of the three-field rows that are numbers,
+    when every one is written as a whole number (ASCII digits); else none (a score: 3.8, 4.000,
+    an empty field). A first field that is no number at all (``x3``, a bad line's) is left out:
+    one such line made a file of ids 1 ... 10 a file of scores."""
+    firsts = [(index, fields[0].strip()) for index, fields in enumerate(rows) if len(fields) == 3]
+    numbers = [(index, first) for index, first in firsts if not first or _is_float(first)]
+    return [(index, int(first)) for index, first in numbers] if all(f.isascii() and f.isdigit() for _, f in numbers) else []
 
 
-def counts_up(firsts: Sequence[int]) -> bool:
-    """Whether `firsts` count up by one from 0 or 1 (``1, 2, 3``): line numbers, which gold scores
+def counts_up(firsts: Sequence[tuple[int, int]]) -> bool:
+    """Whether the values of `firsts` ((row index, value), :func:`whole_firsts`) count up by one
+    from 0 or 1, from one numbered row to the next (``1, 2, 3``) or with their rows (``1, 2, 4,
+    5`` around a bad or blank third row, which keeps its number): line numbers, which gold scores
     within 0-5 almost never are in a row."""
-    return bool(firsts) and firsts[0] in (0, 1) and list(firsts) == list(range(firsts[0], firsts[0] + len(firsts)))
+    if not firsts:
+        return False
+    values = [value for _, value in firsts]
+    start = values[0] - firsts[0][0]  # the first id less its row's index: 0 or 1 for line numbers
+    one_by_one = values[0] in (0, 1) and values == list(range(values[0], values[0] + len(values)))
+    return one_by_one or start in (0, 1) and all(value - index == start for index, value in firsts)
 
 
 MSRP_HEADER_FIRST_FIELD = "quality"
