@@ -179,6 +179,23 @@ def test_an_msrp_file_is_no_sts_file(tmp_path, header):
     assert [p.sentence1 for p in load_sts(f, format="sts")] == ["1479718", "1091286"]
 
 
+def test_numbered_pairs_are_no_sts_file(tmp_path):
+    """evaluate-sts --data of numbered pairs (1 TAB s1 TAB s2, 2 TAB ..., up to 10) read their ids
+    as gold scores: the pairs numbered 1-5 were correlated against their ids and the others
+    skipped as 'gold score 6 outside 0-5', a correlation of line numbers. Ids that count up past
+    the scores' range, a bad line among them or not, are a FormatError naming the file and the
+    command that scores such pairs; named as STS (format='sts'), the file is read as asked; whole
+    scores that count up within 0-5 (a file of up to six pairs) are still read as scores."""
+    rows = "".join(f"{k}\tA b {k}.\tC d.\n" if k != 4 else "4\tA b.\n" for k in range(1, 11))
+    f = write(tmp_path / "numbered.tsv", rows)
+    with pytest.raises(FormatError, match=r"numbered\.tsv: the first fields \(1, 2, 3, \.\.\. 10\) count up past the gold "
+                       r"scores' range \(0-5\) .*paralign similarity"):
+        load_sts(f)
+    assert [p.score for p in load_sts(f, format="sts")] == [1, 2, 3, 5]
+    small = write(tmp_path / "small.tsv", "".join(f"{k}\tA b {k}.\tC d.\n" for k in range(0, 6)))
+    assert [p.score for p in load_sts(small)] == [0, 1, 2, 3, 4, 5]
+
+
 cells = st.text(alphabet=st.sampled_from(list("ab1.5 \"'\ufeff")), max_size=6)
 
 

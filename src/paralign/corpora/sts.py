@@ -243,6 +243,12 @@ def detect_format(path: str | Path) -> str:
         told = "its first line is the 'Quality' header" if header else "a 0/1 label and two ids before the sentences"
         raise FormatError(f"an MSRP paraphrase file ({told}), not STS: its labels are no similarity scores and "
                           "its second and third fields are ids; evaluate it with evaluate-paraphrase", source=str(path))
+    firsts = whole_firsts(sample)
+    if counts_up(firsts) and firsts[-1][1] > SCORE_RANGE[1]:  # 1, 2, 3 ... 7: ids, rows 1-5 were scored against them
+        shown = ", ".join(str(first) for _, first in firsts[:3])
+        raise FormatError(f"the first fields ({shown}, ... {firsts[-1][1]}) count up past the gold scores' range "
+                          f"({SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}) as the ids of numbered pairs do, not gold scores: "
+                          "expected 'score TAB s1 TAB s2' (paralign similarity scores numbered pairs)", source=str(path))
     found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
         raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
