@@ -233,6 +233,19 @@ def test_a_json_record_with_sentence1_and_sentence2_is_a_pair() -> None:
         "'sentence2'"]
 
 
+def test_a_json_sentence_that_is_no_text_is_named_with_its_type() -> None:
+    """A record with both keys, one holding a number, null or an object, was "expected an object
+    with 'source' and 'target' ...; it has 'source', 'target'": the keys it was said to lack. Now
+    the key and what it holds, as a bad token is said."""
+    lines = ['{"source": 3, "target": "A dog."}\n', '{"sentence1": "A cat.", "sentence2": null}\n',
+             '{"source": "A cat.", "target": {"text": "A dog."}}\n', '{"source": ["A", 3], "target": "A dog."}\n']
+    assert [p.error for p in read_input_pairs(lines)] == [
+        "'source' must be a string or a list of strings, not a number",
+        "'sentence2' must be a string or a list of strings, not null",
+        "'target' must be a string or a list of strings, not an object",
+        "'source' must be a string or a list of strings: its token 2 is a number"]
+
+
 def test_a_line_of_one_field_with_commas_says_how_a_csv_is_read() -> None:
     one_field = "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"
     csv = (" (a CSV file? give TAB-separated sentences; similarity also reads a CSV whose first line names the "

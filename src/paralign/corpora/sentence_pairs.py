@@ -167,7 +167,7 @@ def is_json_line(line: str) -> bool:
 
 #: What a JSON value that is not an object is called in messages.
 _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false",
-               type(None): "null"}
+               type(None): "null", dict: "an object"}
 
 
 #: The keys of a JSON record's two sentences, the first pair found: paralign's own, then those
@@ -195,6 +195,11 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
     keys = next((keys for keys in PAIR_KEYS if all(isinstance(obj.get(k), (str, list)) for k in keys)), None)
     if keys is None:
+        present = next((keys for keys in PAIR_KEYS if all(k in obj for k in keys)), ())  # a value of another type
+        key = next((k for k in present if not isinstance(obj[k], (str, list))), None)  # (3, null) was 'it has' them
+        if key is not None:
+            return InputPair(number, None, None, error=f"{key!r} must be a string or a list of strings, not "
+                             f"{_JSON_KINDS.get(type(obj[key]), type(obj[key]).__name__)}")
         shown = ", ".join(repr(k) for k in itertools.islice(obj, 6)) + (", ..." if len(obj) > 6 else "")
         return InputPair(number, None, None, error="expected an object with 'source' and 'target' (or 'sentence1' "
                          "and 'sentence2')" + (f"; it has {shown}" if obj else ""))
