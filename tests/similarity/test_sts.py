@@ -100,6 +100,21 @@ def test_no_sts_file_is_nothing_to_score() -> None:
             evaluate_sts_files(empty)
 
 
+@pytest.mark.parametrize(("rows", "why"), [
+    ("3\ta b\ta c\n", "fewer than 2 pairs were scored (1)"),
+    ("3\ta b\ta c\n3\tc d\tc d\n3\te f\tg h\n", "the gold scores do not vary: all 3"),
+    ("3.5\ta b\ta b\n1\tc d\tc d\n", "the system's scores do not vary: all 1")])
+def test_an_undefined_correlation_says_why(tmp_path, rows, why) -> None:
+    """evaluate-sts's note of a file whose correlations are n/a said "the gold scores or the
+    system's do not vary, or fewer than 2 pairs were scored" whichever it was: it says which."""
+    from paralign.similarity.sts import evaluate_sts_files
+
+    path = tmp_path / "sts.tsv"
+    path.write_text(rows, encoding="utf-8")
+    notes = evaluate_sts_files([path], aligner="exact", signal="all-words").notes
+    assert notes == (f"{path}: Pearson and Spearman are undefined (n/a: {why})",)
+
+
 def test_a_file_whose_correlation_is_undefined_is_said_to_be_left_out_of_the_means(tmp_path, capsys) -> None:
     """Audit: of several STS files, one whose correlation is undefined (n/a: gold or scores that
     do not vary, or under 2 pairs scored) was left out of the size-weighted means without a word
@@ -114,12 +129,10 @@ def test_a_file_whose_correlation_is_undefined_is_said_to_be_left_out_of_the_mea
     varied.write_text("5.0\ta cat sat\ta cat sat\n2.0\ta dog ran\ta cat ran\n0.5\tx y z\tq w\n", encoding="utf-8")
     report = evaluate_sts_files([flat, varied], aligner="exact", signal="all-words").to_dict()
     assert report["sets"][0]["pearson"] is None and report["pearson"] == report["sets"][1]["pearson"]
-    assert report["notes"] == [f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's "
-                               "do not vary, or fewer than 2 pairs were scored), so the weighted means leave its 3 "
-                               "pairs out"]
+    assert report["notes"] == [f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores do not vary: "
+                               "all 3), so the weighted means leave its 3 pairs out"]
     assert evaluate_sts_files([flat], aligner="exact", signal="all-words").notes == (  # no mean: why n/a alone
-        f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's do not vary, or fewer "
-        "than 2 pairs were scored)",)
+        f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores do not vary: all 3)",)
     again = tmp_path / "again.tsv"
     again.write_text(varied.read_text(encoding="utf-8"), encoding="utf-8")
     assert evaluate_sts_files([varied, again], aligner="exact", signal="all-words").notes == ()  # both defined
