@@ -22,6 +22,7 @@ from .sts import (
     read_rows,
     table_header,
     table_rows,
+    too_few_fields,
 )
 from .sts import is_msrp_header as is_header
 
@@ -73,7 +74,7 @@ def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair 
     notes: list[str] = []
     if len(fields) < 5:
         header = ", or a first line naming the columns, sentence1, sentence2 and label among them" if number == 1 else ""
-        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2){header}", notes
+        return None, f"{too_few_fields(len(fields), 'msrp')}{header}", notes
     if len(fields) > 5:
         notes.append(f"{counted(len(fields) - 5, 'extra trailing field')} ignored")
     quality, id1, id2, s1, s2 = (f.strip() for f in fields[:5])

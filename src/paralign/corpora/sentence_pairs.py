@@ -38,6 +38,7 @@ from .sts import (
     row_layout,
     table_header,
     table_records,
+    too_few_fields,
     whole_firsts,
 )
 
@@ -419,19 +420,18 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
             continue
         if layout == "msrp":
             if len(fields) < 5:
-                yield number, f"{counted(len(fields), 'field')}, expected 5 (MSRP: quality, ids, sentences)", None
+                yield number, too_few_fields(len(fields), "msrp"), None
                 continue
             fields = fields[3:5]
         elif benchmark:
             if len(fields) < 7:
-                yield number, f"{counted(len(fields), 'field')}, expected 7 (STS Benchmark: genre, source, year, id, score, " \
-                    "sentence1, sentence2)", None
+                yield number, too_few_fields(len(fields), "stsb"), None
                 continue
             fields = fields[5:7]
         elif len(fields) >= 3:
             fields = fields[1:3]  # SemEval STS
         else:
-            yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)", None
+            yield number, too_few_fields(len(fields), "sts"), None
             continue
         yield _text_row(_pair(number, fields[0], fields[1], tokenized=False))  # as a line of pairs is checked
 

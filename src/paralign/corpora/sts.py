@@ -353,6 +353,21 @@ def most_rows_msrp(rows: Sequence[list[str]]) -> bool:
     return bool(rows) and sum(map(is_msrp_row, rows)) * 2 > len(rows)
 
 
+#: The columns of a row of each STS layout, as a row with too few fields is told.
+LAYOUT_COLUMNS = {"sts": "STS: score, sentence1, sentence2",
+                  "stsb": "STS Benchmark: genre, source, year, id, score, sentence1, sentence2",
+                  "msrp": "MSRP: quality, id1, id2, sentence1, sentence2"}
+
+
+def too_few_fields(count: int, layout: str) -> str:
+    """Why a row of `count` fields is not a pair of `layout` (``sts``, ``stsb`` or ``msrp``), in
+    one wording for ``evaluate-sts``, ``evaluate-paraphrase`` and ``similarity --pairs``: ``2
+    fields, expected 3 (STS: score, sentence1, sentence2)``. (evaluate-sts said ``6 fields,
+    expected at least 7`` of a Benchmark row, naming no column, and evaluate-paraphrase ``expected
+    5 (quality, id1, id2, s1, s2)`` where similarity said ``(MSRP: quality, ids, sentences)``.)"""
+    return f"{counted(count, 'field')}, expected {LAYOUT_COLUMNS[layout].count(',') + 1} ({LAYOUT_COLUMNS[layout]})"
+
+
 def _row(
     fields: list[str], fmt: str, number: int, stem: str
 ) -> tuple[StsPair | None, str | None, list[str]]:
@@ -360,14 +375,14 @@ def _row(
     notes: list[str] = []
     if fmt == "stsb":
         if len(fields) < 7:
-            return None, f"{len(fields)} fields, expected at least 7", notes
+            return None, too_few_fields(len(fields), "stsb"), notes
         if len(fields) > 7:
             notes.append(f"{counted(len(fields) - 7, 'extra trailing field')} ignored")
         genre, source, year, sid, score_text, s1, s2 = fields[:7]
         pair_id = f"{source}-{year}-{sid}" if sid else f"{stem}:{number}"
     else:
         if len(fields) < 3:
-            return None, f"{counted(len(fields), 'field')}, expected 3 (score, sentence1, sentence2)", notes
+            return None, too_few_fields(len(fields), "sts"), notes
         if len(fields) > 3:
             notes.append(f"{counted(len(fields) - 3, 'extra trailing field')} ignored")
         score_text, s1, s2 = fields[:3]
