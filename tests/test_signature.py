@@ -78,7 +78,7 @@ def test_a_file_name_holding_a_bar_is_refused_naming_the_file_and_the_option(tmp
 _NAMES = st.one_of(st.text(st.one_of(st.sampled_from("ab|:+#=~ \n"), st.sampled_from(LINE_BREAKS),
                                      st.characters(exclude_categories=("Cs",))), min_size=1, max_size=10),
                    st.sampled_from(["ppdb", "wordnet", "none", "spelling", "wordnet-3.0", "ppdb-1.0-xxxl-lexical",
-                                    "features+cross-encoder"]))
+                                    "features+cross-encoder", "features-model", "sultan2014"]))
 
 
 def _reads_back(signature: str, key: str, value: str) -> None:
@@ -101,16 +101,18 @@ def _refused_for(name: str, marks: str = "") -> str | None:
 
 
 def _signed_or_refused(sign: Callable[[], str], name: str, key: str, marks: str = "", *,
-                       source: bool = False) -> None:
+                       source: bool = False, signal: bool = False) -> None:
     """`sign()` writes `name` as the part `key` reads back, or (a name holding ``|``, a line break
     or one of the part's own `marks`, and only then) refuses it with a ConfigurationError naming
-    the character; a `source`'s (one of the caller's own) also when it is a built-in's name
-    (``ppdb``, ``none``, ...: paraphrases.is_built_in_name), which signed as the built-in."""
+    the character; a `source`'s or a `signal`'s (one of the caller's own) also when it is a
+    built-in's name (``ppdb``, ``none``, ...: paraphrases.is_built_in_name; ``sultan2014``,
+    ``features+cross-encoder``, ...: similarity.signals.is_built_in_name), which signed as the built-in."""
     from paralign.paraphrases import is_built_in_name
+    from paralign.similarity.signals import is_built_in_name as is_built_in_signal
 
     held = _refused_for(name, marks)
-    if held is None and source and is_built_in_name(name):
-        with pytest.raises(ConfigurationError, match="is a built-in source's name"):
+    if held is None and (source and is_built_in_name(name) or signal and is_built_in_signal(name)):
+        with pytest.raises(ConfigurationError, match=f"is a built-in {'source' if source else 'signal'}'s name"):
             sign()
         return
     if held is None:
@@ -128,8 +130,8 @@ def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> No
     so that signature_parts reads the signature back to the parts it was written with, or is
     refused where it enters: exactly the names holding ``|`` or a line break, which split the
     signature's line where text output prints it (and ``+``, which joins the items of ``refs``,
-    ``res`` and ``signal``, but in the built-in ``features+cross-encoder``; and a source named as a
-    built-in); no other name is refused, so every signature that read back is as it was."""
+    ``res`` and ``signal``, but in the built-in ``features+cross-encoder``; and a source or a
+    signal of the caller's own named as a built-in); no other name is refused, so every signature that read back is as it was."""
     from paralign.aligners.registry import get_aligner
     from paralign.aligners.signature import alignment_signature
     from paralign.metrics.meta_signature import meta_signature
@@ -152,7 +154,7 @@ def test_every_signature_holding_a_name_reads_back_to_its_parts(name: str) -> No
 
     function.__qualname__ = name
     _signed_or_refused(lambda: similarity_signature(Named(name), get_aligner("exact")), name, "signal",
-                       "" if name in JOINED_NAMES else "+")
+                       "" if name in JOINED_NAMES else "+", signal=True)
     _signed_or_refused(lambda: scorer("default", sources=[Named(name)]).signature(1), name, "res", "+", source=True)
     _signed_or_refused(lambda: alignment_signature(function), name, "aligner")
     _signed_or_refused(lambda: meta_signature(_wmt_pair(name), [name], "system", 10, 1), name, "refs", "+")

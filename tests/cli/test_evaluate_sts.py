@@ -395,7 +395,7 @@ def test_a_long_list_of_bad_lines_is_cut_short_on_stderr(tmp_path: Path, capsys)
     assert len(json.loads(captured.out)["sets"][0]["skipped_rows"]) == 45
     skipped = [line for line in lines if ": skipped: " in line]
     assert len(skipped) == 20
-    assert skipped[0] == f"paralign: warning: {path}:7: skipped: 1 field, expected 3 (score, sentence1, sentence2)"
+    assert skipped[0] == f"paralign: warning: {path}:7: skipped: 1 field, expected 3 (STS: score, sentence1, sentence2)"
     assert lines[lines.index(skipped[-1]) + 1] == ("paralign: warning: more than 20 bad items: further ones are "
                                                    "counted, not shown")
     assert lines[-1] == "paralign: warning: ... and 25 more warnings"

@@ -215,3 +215,28 @@ def test_evaluate_sts_skips_non_finite_and_out_of_range_gold_and_refuses_a_file_
     assert main(["evaluate-sts", "--data", str(bad), "--aligner", "exact"]) == 1
     err = capsys.readouterr().err
     assert f"{bad}: no usable STS pairs (line 1: gold score 9 outside 0-5)" in err and "Traceback" not in err
+
+
+def test_an_empty_sentence_is_reported_with_its_side(tmp_path, capsys):
+    """evaluate-sts and evaluate-paraphrase said "empty sentence" of a row (stderr and JSON's
+    skipped_rows) without saying which: the first, the second or both, as similarity says of a
+    line of pairs (``empty target sentence``)."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4\ta cat sat\tthe cat sat\n3\t \ta dog\n2\ta dog\t\t\n1\t \t \n5\tx y\tx y\n0\tp q\tr s\n",
+                   encoding="utf-8")
+    result, err = run_json(capsys, ["evaluate-sts", "--data", str(sts), "--aligner", "exact", "--signal", "all-words"])
+    reasons = ["empty first sentence", "empty second sentence", "empty first and second sentence"]
+    assert result["sets"][0]["skipped_rows"] == [{"line": line, "reason": reason}
+                                                 for line, reason in zip((2, 3, 4), reasons, strict=True)]
+    assert all(f"{sts}:{line}: skipped: {reason}\n" in err for line, reason in zip((2, 3, 4), reasons, strict=True))
+    head = "Quality\t#1 ID\t#2 ID\t#1 String\t#2 String\n"
+    train = tmp_path / "train.tsv"
+    train.write_text(head + "1\t1\t2\ta cat sat\ta cat sat\n0\t3\t4\tp q\tr s\n1\t5\t6\tx y\tx y\n0\t7\t8\tdogs run\tbirds fly\n"
+                     "1\t9\t10\t \tx\n", encoding="utf-8")
+    test = tmp_path / "test.tsv"
+    test.write_text(head + "1\t1\t2\tthe dog\tthe dog\n0\t3\t4\ta b\tc d\n1\t5\t6\tthe dog\t \n", encoding="utf-8")
+    result, err = run_json(capsys, ["evaluate-paraphrase", "--train", str(train), "--test", str(test),
+                                    "--classifier", "signal", "--aligner", "exact", "--signal", "all-words"])
+    assert [(row["line"], row["reason"]) for row in result["skipped_rows"]] == [
+        (6, "empty first sentence"), (4, "empty second sentence")]
+    assert f"{train}:6: skipped: empty first sentence" in err and f"{test}:4: skipped: empty second sentence" in err

@@ -337,7 +337,7 @@ def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
     msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
     base = ["evaluate-paraphrase", "--aligner", "exact"]
     assert main([*base, "--train", str(sts), "--test", str(msrp)]) == 1
-    assert (f"{sts}: no usable training pairs ({sts}:1: 3 fields, expected 5 (quality, id1, id2, s1, s2), or a "
+    assert (f"{sts}: no usable training pairs ({sts}:1: 3 fields, expected 5 (MSRP: quality, id1, id2, sentence1, sentence2), or a "
             "first line naming the columns, sentence1, sentence2 and label among them)" in capsys.readouterr().err)
     assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
     assert f"{sts}: no usable test pairs ({sts}:1: 3 fields" in capsys.readouterr().err

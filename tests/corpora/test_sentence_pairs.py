@@ -233,6 +233,19 @@ def test_a_json_record_with_sentence1_and_sentence2_is_a_pair() -> None:
         "'sentence2'"]
 
 
+def test_a_json_sentence_that_is_no_text_is_named_with_its_type() -> None:
+    """A record with both keys, one holding a number, null or an object, was "expected an object
+    with 'source' and 'target' ...; it has 'source', 'target'": the keys it was said to lack. Now
+    the key and what it holds, as a bad token is said."""
+    lines = ['{"source": 3, "target": "A dog."}\n', '{"sentence1": "A cat.", "sentence2": null}\n',
+             '{"source": "A cat.", "target": {"text": "A dog."}}\n', '{"source": ["A", 3], "target": "A dog."}\n']
+    assert [p.error for p in read_input_pairs(lines)] == [
+        "'source' must be a string or a list of strings, not a number",
+        "'sentence2' must be a string or a list of strings, not null",
+        "'target' must be a string or a list of strings, not an object",
+        "'source' must be a string or a list of strings: its token 2 is a number"]
+
+
 def test_a_line_of_one_field_with_commas_says_how_a_csv_is_read() -> None:
     one_field = "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"
     csv = (" (a CSV file? give TAB-separated sentences; similarity also reads a CSV whose first line names the "
@@ -484,3 +497,27 @@ def test_the_sentences_of_a_jsonl_file_are_those_of_its_records(tmp_path) -> Non
             for _, row, _ in read_pair_rows(lines) if isinstance(row, tuple) for side in row]
     assert read == ["A man plays guitar.", "A man is playing a guitar.", "Cats sleep .", "Dogs bark."]
     assert sentences_from_file(path) == read
+
+
+def test_numbered_pairs_with_a_bad_line_are_still_numbered_pairs() -> None:
+    """A file of pairs numbered 1 ... N was read as SemEval STS (its ids as gold scores, dropped)
+    when one line was bad: ids 1, 2, 4, 5 around a third line of two or four fields no longer
+    counted up, and one id that is no number (``x7``) made every first field a score. Now the ids
+    count up with their lines, a first field that is no number plays no part, the bad line is
+    reported in its place and the other pairs keep their ids."""
+    from paralign.corpora.sentence_pairs import NUMBERED_TWO_FIELDS, detect_layout, numbered
+
+    def lines(bad: str, n: int = 5) -> list[str]:
+        return [bad if k == 3 else f"{k}\tA b {k}.\tC d.\n" for k in range(1, n + 1)]
+
+    for bad in ("A b.\tC d.\n", "3\tA b.\tC d.\tE f.\n", "\n", "x3\tA b.\tC d.\n"):
+        assert detect_layout(lines(bad)) == "pairs", bad
+        rows = sentence_pair_rows(lines(bad))[1]
+        assert [row for _, row, _ in rows][3:] == [("A b 4.", "C d."), ("A b 5.", "C d.")], bad
+    _, rows = sentence_pair_rows(lines("A b.\tC d.\n"))
+    assert [(number, row) for number, row, _ in rows if isinstance(row, str)] == [(3, NUMBERED_TWO_FIELDS)]
+    assert detect_layout([f"{'x' if k == 7 else ''}{k}\tA b.\tC d.\n" for k in range(1, 11)]) == "pairs"
+    assert numbered([["0", "a", "b"], ["b"], ["2", "a", "b"]]) and numbered([["1", "a", "b"], [""], ["2", "a", "b"]])
+    for scores in ([3, 5], [2, 3, 4], [1, 3], [1, 1], [2, 1]):  # whole scores that do not count up: still STS
+        assert detect_layout([f"{k}\tA b.\tC d.\n" for k in scores] + ["x\ty\n"]) == "sts", scores
+    assert detect_layout(lines("3.8\tA b.\tC d.\n")) == "sts"  # a score written 3.8: STS, as before

@@ -42,7 +42,7 @@ def test_sts_tsv_bad_rows_are_reported_with_line_numbers(tmp_path):
     assert "expected 3" in reasons[3]
     assert reasons[4] == "gold score 'abc' is not a number"
     assert reasons[5] == "empty line"
-    assert reasons[7] == "empty sentence"
+    assert reasons[7] == "empty first sentence"
     assert reasons[8] == "gold score 7.5 outside 0-5"  # skipped: it would make the correlation wrong
     notes = {(r.line, r.reason) for r in data.notes}
     assert (1, "byte-order mark removed") in notes
@@ -85,7 +85,7 @@ def test_stsb_layout_takes_fields_5_and_6(tmp_path):
     ]
     assert data.pairs[0].genre == "main-captions"
     assert [(r.line, r.reason) for r in data.skipped][0] == (3, "no gold score")
-    assert "at least 7" in data.skipped[1].reason
+    assert "expected 7 (STS Benchmark: genre" in data.skipped[1].reason
     assert any("extra" in n.reason for n in data.notes)
 
 
@@ -177,6 +177,23 @@ def test_an_msrp_file_is_no_sts_file(tmp_path, header):
     with pytest.raises(FormatError, match=r"msr-para-val\.tsv: an MSRP paraphrase file .*evaluate-paraphrase"):
         load_sts(f)
     assert [p.sentence1 for p in load_sts(f, format="sts")] == ["1479718", "1091286"]
+
+
+def test_numbered_pairs_are_no_sts_file(tmp_path):
+    """evaluate-sts --data of numbered pairs (1 TAB s1 TAB s2, 2 TAB ..., up to 10) read their ids
+    as gold scores: the pairs numbered 1-5 were correlated against their ids and the others
+    skipped as 'gold score 6 outside 0-5', a correlation of line numbers. Ids that count up past
+    the scores' range, a bad line among them or not, are a FormatError naming the file and the
+    command that scores such pairs; named as STS (format='sts'), the file is read as asked; whole
+    scores that count up within 0-5 (a file of up to six pairs) are still read as scores."""
+    rows = "".join(f"{k}\tA b {k}.\tC d.\n" if k != 4 else "4\tA b.\n" for k in range(1, 11))
+    f = write(tmp_path / "numbered.tsv", rows)
+    with pytest.raises(FormatError, match=r"numbered\.tsv: the first fields \(1, 2, 3, \.\.\. 10\) count up past the gold "
+                       r"scores' range \(0-5\) .*paralign similarity"):
+        load_sts(f)
+    assert [p.score for p in load_sts(f, format="sts")] == [1, 2, 3, 5]
+    small = write(tmp_path / "small.tsv", "".join(f"{k}\tA b {k}.\tC d.\n" for k in range(0, 6)))
+    assert [p.score for p in load_sts(small)] == [0, 1, 2, 3, 4, 5]
 
 
 cells = st.text(alphabet=st.sampled_from(list("ab1.5 \"'\ufeff")), max_size=6)
@@ -281,5 +298,27 @@ def test_a_csv_without_the_column_names_says_how_it_would_be_read(tmp_path):
                                           "sentence2 and score among them"):
         load_sts(f)
     assert [r.reason for _, r in load_msrp(f).skipped] == [
-        "1 field, expected 5 (quality, id1, id2, s1, s2), or a first line naming the columns, sentence1, "
-        "sentence2 and label among them", "1 field, expected 5 (quality, id1, id2, s1, s2)"]
+        "1 field, expected 5 (MSRP: quality, id1, id2, sentence1, sentence2), or a first line naming the columns, sentence1, "
+        "sentence2 and label among them", "1 field, expected 5 (MSRP: quality, id1, id2, sentence1, sentence2)"]
+
+
+@pytest.mark.parametrize(("rows", "layout", "said"), [
+    ("4\tA b.\tA b.\n2\tA b.\n3\tc d.\tc e.\n", "sts", "2 fields, expected 3 (STS: score, "
+                                                    "sentence1, sentence2)"),
+    ("g\ts\t2012\t1\t5.0\tA b.\tA b.\ng\ts\t2012\t2\t1.0\tA b.\ng\ts\t2012\t3\t2.0\tc d.\tc e.\n", "stsb",
+     "6 fields, expected 7 (STS Benchmark: genre, source, year, id, score, sentence1, sentence2)"),
+    ("1\t1\t2\tA b.\tA b.\n0\t3\t4\tA b.\n1\t5\t6\tc d.\tc e.\n", "msrp",
+     "4 fields, expected 5 (MSRP: quality, id1, id2, sentence1, sentence2)")])
+def test_a_short_row_is_said_alike_by_the_evaluators_and_similarity(tmp_path, rows, layout, said):
+    """A row with too few fields: evaluate-sts said `6 fields, expected at least 7` of an STS
+    Benchmark row and evaluate-paraphrase `expected 5 (quality, id1, id2, s1, s2)` where
+    similarity --pairs, reading the same file, said `expected 7 (STS Benchmark: genre, ...)` and
+    `expected 5 (MSRP: quality, ids, sentences)`. One wording now (corpora.sts.too_few_fields)."""
+    from paralign.corpora.sentence_pairs import read_pair_rows
+
+    path = write(tmp_path / "rows.tsv", rows)
+    found: list[str] = []
+    with open(path, encoding="utf-8") as handle:
+        told = [row for _, row, _ in read_pair_rows(handle, layout=found) if isinstance(row, str)]
+    read = load_msrp(path).skipped[0][1].reason if layout == "msrp" else load_sts(path).skipped[0].reason
+    assert found == [layout if layout != "stsb" else "sts"] and told == [said] and read == said

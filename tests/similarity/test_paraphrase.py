@@ -93,6 +93,19 @@ def test_folds_a_class_cannot_fill_are_refused_before_any_pair_is_aligned(classi
         evaluate_paraphrase(train, GOOD, classifier=classifier, aligner=_never, cv_folds=4)
 
 
+def test_a_threshold_chosen_on_one_class_is_a_note() -> None:
+    """The signal classifier takes training pairs all of one class (a fitted model refuses them):
+    its threshold was chosen on them (0.0 by the lowest rule on paraphrases alone, every test pair
+    a paraphrase) without a word. A note says so, but for the rule half, which reads no labels."""
+    ones = [("a cat sat", "a cat sat", True), ("p q", "p q", True)]
+    result = evaluate_paraphrase(ones, GOOD, classifier="signal", aligner="exact")
+    assert result.notes == ("all 2 training pairs are paraphrases: a threshold chosen on them by the lowest rule "
+                            "tells them from no other class (give training pairs of both classes)",)
+    assert result.to_dict()["notes"] == list(result.notes)
+    assert evaluate_paraphrase(ones, GOOD, classifier="signal", aligner="exact", rule="half").notes == ()
+    assert evaluate_paraphrase(GOOD, GOOD, classifier="signal", aligner="exact").notes == ()
+
+
 def test_a_features_model_of_one_class_is_refused_before_any_pair_is_aligned() -> None:
     """Training pairs all of one class were refused by the model only once every pair had been
     aligned and featurised; with --cv-folds, a class of one pair left the training part of its
@@ -122,8 +135,8 @@ def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_p
     result = evaluate_paraphrase(train, test, classifier="signal", aligner="exact")
     record = result.to_dict()
     assert (record["failed"], record["skipped"]) == (0, 2)
-    assert record["skipped_rows"] == [{"split": "train", "index": 2, "reason": "empty sentence"},
-                                      {"split": "test", "index": 1, "reason": "empty sentence"}]
+    assert record["skipped_rows"] == [{"split": "train", "index": 2, "reason": "empty first sentence"},
+                                      {"split": "test", "index": 1, "reason": "empty second sentence"}]
     assert (result.train_pairs, result.test_pairs) == (4, 2) and result.test.accuracy == 1.0
 
     def msrp(path, rows):
@@ -137,7 +150,7 @@ def test_an_empty_sentence_is_skipped_as_evaluate_paraphrase_skips_its_row(tmp_p
     assert files["accuracy"] == result.test.accuracy and files["threshold"] == result.threshold
 
 
-@pytest.mark.parametrize(("test", "why"), [([], "none given"), ([(" ", "a b", True)], "test pair 1: empty sentence")])
+@pytest.mark.parametrize(("test", "why"), [([], "none given"), ([(" ", "a b", True)], "test pair 1: empty first sentence")])
 def test_no_usable_test_pair_is_an_error_before_any_pair_is_aligned(test, why) -> None:
     """API audit: `evaluate_paraphrase(train, [])` trained, then reported accuracy, precision,
     recall and F1 of 0.0 on no test pair; evaluate-paraphrase refuses such a file ('no usable

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import re
 
 import pytest
 
@@ -224,3 +225,41 @@ def test_a_signal_whose_name_holds_a_bar_is_refused_before_it_is_signed() -> Non
         similarity_signature(Mine(), get_aligner("exact"))
     Mine.name = "a:b"
     assert parts(similarity_signature(Mine(), get_aligner("exact")))["signal"] == "a:b"
+
+
+def test_a_signal_of_the_callers_own_named_as_a_built_in_is_refused() -> None:
+    """sacrebleu's rule, a signature names what produced the number: a caller's signal named
+    ``features+cross-encoder`` signed ``signal:features+cross-encoder|...|encoder:...``, a saved
+    classifier's blend (its encoder too, which it never ran); signals named ``features`` and
+    ``cross-encoder`` scored together signed the same; one named ``sultan2014`` (or a
+    content-word proportion so named with other settings) Sultan et al.'s proportion. Each is a
+    ConfigurationError where it is signed or enters make_signal; the built-ins sign as before, and
+    a caller's signal of another name too."""
+    from paralign.errors import ConfigurationError
+    from paralign.similarity.signals import ContentProportion, register_signal
+
+    class Mine:
+        def __init__(self, name: str) -> None:
+            self.name = name
+
+        def __call__(self, pair: object) -> float:
+            return 0.5
+
+    exact = get_aligner("exact")
+    for name in ("features+cross-encoder", "features-model", "sultan2014", "hybrid", "embedding"):
+        with pytest.raises(ConfigurationError, match=f"^the Signal's name: '{re.escape(name)}' is a built-in signal's name, but "
+                                                     "this Mine is not that signal"):
+            similarity_signature(Mine(name), exact)
+        with pytest.raises(ConfigurationError, match="is a built-in signal's name"):
+            make_signal(Mine(name))
+    with pytest.raises(ConfigurationError, match="this ContentProportion is not that signal"):
+        similarity_signature(ContentProportion("sultan2014", stop_weight=1.0), exact)
+    with pytest.raises(ConfigurationError, match=r"^signals named 'features' and 'cross-encoder' scored together would "
+                                                 r"sign as the built-in features\+cross-encoder"):
+        similarity_signature([Mine("features"), Mine("cross-encoder")], exact)
+    with pytest.raises(ConfigurationError, match="^register_signal name: 'features-model' is what a saved classifier"):
+        register_signal("features-model", lambda: Mine("features-model"))
+    assert parts(similarity_signature([Mine("cross-encoder"), Mine("features")], exact))["signal"] == "cross-encoder+features"
+    assert parts(similarity_signature(Mine("mine"), exact))["signal"] == "mine"
+    fitted = make_signal("idf", idf=IdfTable(2, {"cat": 1, "dog": 2}))
+    assert parts(similarity_signature([make_signal("numbers"), fitted], exact))["signal"] == "numbers+idf"

@@ -77,14 +77,14 @@ def test_an_empty_sentence_is_skipped_as_evaluate_sts_skips_its_row(tmp_path, em
     result = evaluate_sts(triples, aligner="exact", signal="all-words")
     assert result.failures == () and result.pairs == 3
     assert result.to_dict()["skipped"] == 1 and result.to_dict()["failed"] == 0
-    assert result.to_dict()["skipped_rows"] == [{"index": 1, "reason": "empty sentence"}]
+    assert result.to_dict()["skipped_rows"] == [{"index": 1, "reason": "empty first sentence"}]
     assert result.scores[1] is None and len(result.scores) == 4
     path = tmp_path / "sts.tsv"
     path.write_text("".join(f"{g}\t{a if isinstance(a, str) else ' '.join(a)}\t{b}\n" for a, b, g in triples),
                     encoding="utf-8")
     (row,) = evaluate_sts_files([path], aligner="exact", signal="all-words").to_dict()["sets"]
     assert (row["pairs"], row["failed"], row["skipped"]) == (3, 0, 1)
-    assert row["skipped_rows"] == [{"line": 2, "reason": "empty sentence"}]
+    assert row["skipped_rows"] == [{"line": 2, "reason": "empty first sentence"}]
     assert (row["pearson"], row["spearman"]) == (result.pearson, result.spearman)
 
 
@@ -98,6 +98,21 @@ def test_no_sts_file_is_nothing_to_score() -> None:
     for empty in ([], ()):
         with pytest.raises(EmptyScoringError, match="no STS files"):
             evaluate_sts_files(empty)
+
+
+@pytest.mark.parametrize(("rows", "why"), [
+    ("3\ta b\ta c\n", "fewer than 2 pairs were scored (1)"),
+    ("3\ta b\ta c\n3\tc d\tc d\n3\te f\tg h\n", "the gold scores do not vary: all 3"),
+    ("3.5\ta b\ta b\n1\tc d\tc d\n", "the system's scores do not vary: all 1")])
+def test_an_undefined_correlation_says_why(tmp_path, rows, why) -> None:
+    """evaluate-sts's note of a file whose correlations are n/a said "the gold scores or the
+    system's do not vary, or fewer than 2 pairs were scored" whichever it was: it says which."""
+    from paralign.similarity.sts import evaluate_sts_files
+
+    path = tmp_path / "sts.tsv"
+    path.write_text(rows, encoding="utf-8")
+    notes = evaluate_sts_files([path], aligner="exact", signal="all-words").notes
+    assert notes == (f"{path}: Pearson and Spearman are undefined (n/a: {why})",)
 
 
 def test_a_file_whose_correlation_is_undefined_is_said_to_be_left_out_of_the_means(tmp_path, capsys) -> None:
@@ -114,12 +129,10 @@ def test_a_file_whose_correlation_is_undefined_is_said_to_be_left_out_of_the_mea
     varied.write_text("5.0\ta cat sat\ta cat sat\n2.0\ta dog ran\ta cat ran\n0.5\tx y z\tq w\n", encoding="utf-8")
     report = evaluate_sts_files([flat, varied], aligner="exact", signal="all-words").to_dict()
     assert report["sets"][0]["pearson"] is None and report["pearson"] == report["sets"][1]["pearson"]
-    assert report["notes"] == [f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's "
-                               "do not vary, or fewer than 2 pairs were scored), so the weighted means leave its 3 "
-                               "pairs out"]
+    assert report["notes"] == [f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores do not vary: "
+                               "all 3), so the weighted means leave its 3 pairs out"]
     assert evaluate_sts_files([flat], aligner="exact", signal="all-words").notes == (  # no mean: why n/a alone
-        f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores or the system's do not vary, or fewer "
-        "than 2 pairs were scored)",)
+        f"{flat}: Pearson and Spearman are undefined (n/a: the gold scores do not vary: all 3)",)
     again = tmp_path / "again.tsv"
     again.write_text(varied.read_text(encoding="utf-8"), encoding="utf-8")
     assert evaluate_sts_files([varied, again], aligner="exact", signal="all-words").notes == ()  # both defined

@@ -16,13 +16,13 @@ from pathlib import Path
 from ..errors import counted
 from ..textio import open_text
 from .sts import (
-    EMPTY_SENTENCE,
     TABLE_SENTENCES,
     RowIssue,
     empty_sentence,
     read_rows,
     table_header,
     table_rows,
+    too_few_fields,
 )
 from .sts import is_msrp_header as is_header
 
@@ -74,15 +74,15 @@ def _parse(fields: list[str], number: int, source: str) -> tuple[ParaphrasePair 
     notes: list[str] = []
     if len(fields) < 5:
         header = ", or a first line naming the columns, sentence1, sentence2 and label among them" if number == 1 else ""
-        return None, f"{counted(len(fields), 'field')}, expected 5 (quality, id1, id2, s1, s2){header}", notes
+        return None, f"{too_few_fields(len(fields), 'msrp')}{header}", notes
     if len(fields) > 5:
         notes.append(f"{counted(len(fields) - 5, 'extra trailing field')} ignored")
     quality, id1, id2, s1, s2 = (f.strip() for f in fields[:5])
     if quality not in ("0", "1"):
         reason = "no label" if not quality else f"label {quality!r} is not 0 or 1"
         return None, reason, notes
-    if empty_sentence(s1, s2):
-        return None, EMPTY_SENTENCE, notes
+    if (empty := empty_sentence(s1, s2)) is not None:
+        return None, empty, notes
     pair_id = "-".join(i for i in (id1, id2) if i) or f"{Path(source).name}:{number}"  # a table's one id alone
     return ParaphrasePair(pair_id, quality == "1", s1, s2, number, source), "", notes
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from ..alignment import is_blank
 from ..errors import (
     ConfigurationError,
     MismatchError,
@@ -30,12 +29,17 @@ from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .sts import (
     SCORE_RANGE,
     TABLE_SENTENCES,
+    counts_up,
+    empty_sides,
     format_of_rows,
     is_msrp_header,
     most_rows_msrp,
+    numbered,
     row_layout,
     table_header,
     table_records,
+    too_few_fields,
+    whole_firsts,
 )
 
 
@@ -82,9 +86,8 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
     """An InputPair, or an error one when a side is empty (nothing to align) or too long to parse."""
     src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
     sides = (("source", src), ("target", tgt))
-    empty = [side for side, x in sides if is_blank(x)]  # no word, or white space and invisible characters alone
-    if empty:
-        return InputPair(number, None, None, pair_id, error=f"empty {' and '.join(empty)} sentence")
+    if (empty := empty_sides(sides)) is not None:  # no word, or white space and invisible characters alone
+        return InputPair(number, None, None, pair_id, error=empty)
     long = [side for side, x in sides if (sum(map(len, x)) if isinstance(x, list) else len(x)) > MAX_SENTENCE_CHARS]
     if long:
         return InputPair(number, None, None, pair_id, error=f"{' and '.join(long)} sentence too long "
@@ -165,7 +168,7 @@ def is_json_line(line: str) -> bool:
 
 #: What a JSON value that is not an object is called in messages.
 _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a number", bool: "true or false",
-               type(None): "null"}
+               type(None): "null", dict: "an object"}
 
 
 #: The keys of a JSON record's two sentences, the first pair found: paralign's own, then those
@@ -193,6 +196,11 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                          f"{_JSON_KINDS.get(type(obj), type(obj).__name__)}")
     keys = next((keys for keys in PAIR_KEYS if all(isinstance(obj.get(k), (str, list)) for k in keys)), None)
     if keys is None:
+        present = next((keys for keys in PAIR_KEYS if all(k in obj for k in keys)), ())  # a value of another type
+        key = next((k for k in present if not isinstance(obj[k], (str, list))), None)  # (3, null) was 'it has' them
+        if key is not None:
+            return InputPair(number, None, None, error=f"{key!r} must be a string or a list of strings, not "
+                             f"{_JSON_KINDS.get(type(obj[key]), type(obj[key]).__name__)}")
         shown = ", ".join(repr(k) for k in itertools.islice(obj, 6)) + (", ..." if len(obj) > 6 else "")
         return InputPair(number, None, None, error="expected an object with 'source' and 'target' (or 'sentence1' "
                          "and 'sentence2')" + (f"; it has {shown}" if obj else ""))
@@ -395,8 +403,8 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
                                       pair_id=record.get("id", "").strip() or None))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
-    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample
-                                         if line.strip()])  # every line has its id: two fields lack one
+    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t")
+                                          for line in sample])  # every line has its id: two fields lack one
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
@@ -412,19 +420,18 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
             continue
         if layout == "msrp":
             if len(fields) < 5:
-                yield number, f"{counted(len(fields), 'field')}, expected 5 (MSRP: quality, ids, sentences)", None
+                yield number, too_few_fields(len(fields), "msrp"), None
                 continue
             fields = fields[3:5]
         elif benchmark:
             if len(fields) < 7:
-                yield number, f"{counted(len(fields), 'field')}, expected 7 (STS Benchmark: genre, source, year, id, score, " \
-                    "sentence1, sentence2)", None
+                yield number, too_few_fields(len(fields), "stsb"), None
                 continue
             fields = fields[5:7]
         elif len(fields) >= 3:
             fields = fields[1:3]  # SemEval STS
         else:
-            yield number, f"{counted(len(fields), 'field')}, expected 3 (STS: score, sentence1, sentence2)", None
+            yield number, too_few_fields(len(fields), "sts"), None
             continue
         yield _text_row(_pair(number, fields[0], fields[1], tokenized=False))  # as a line of pairs is checked
 
@@ -451,37 +458,10 @@ def detect_layout(sample: Sequence[str]) -> str:
     rows = [line.split("\t") for line in lines if line.strip()]
     if most_rows_msrp(rows):
         return "msrp"
-    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows) and not numbered(rows):
+    if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows) \
+            and not numbered([line.split("\t") for line in lines]):  # blank lines keep their place: ids count lines
         return "sts"
     return "pairs"
-
-
-def numbered(rows: Sequence[list[str]]) -> bool:
-    """Whether a file's three-field rows (sampled: `rows`, split on TABs) are `id TAB s1 TAB s2`
-    with numeric ids rather than SemEval STS `score TAB s1 TAB s2`: every first field a whole
-    number (digits), and one above the gold scores' range (0-5), as ids 1, 2 ... 1000 are, or
-    all counting up by one from 0 or 1 (:func:`_counting`), as the ids of a file of up to six
-    pairs do. Other whole numbers within 0-5 read as scores (:func:`layout_note` says so, and
-    ``similarity --input-format`` decides); a header line (``id TAB sentence1 TAB sentence2``,
-    the ``table`` layout) names them ids for sure. A score file writes 3.8 or 4.000, or an empty
-    field, which no id here is. ``similarity`` decides this for a whole file because its first
-    field may be a score; ``align``, which reads no scores and answers line by line, reads every
-    three-field line's first field as its id. (Ids 1 ... 5 were read as scores, and dropped.)"""
-    firsts = _whole_firsts(rows)
-    return bool(firsts) and (any(first > SCORE_RANGE[1] for first in firsts) or _counting(firsts))
-
-
-def _whole_firsts(rows: Sequence[list[str]]) -> list[int]:
-    """The first fields of the three-field rows as whole numbers, when every one is written as
-    one (ASCII digits); else none."""
-    firsts = [fields[0].strip() for fields in rows if len(fields) == 3]
-    return [int(first) for first in firsts] if all(f.isascii() and f.isdigit() for f in firsts) else []
-
-
-def _counting(firsts: Sequence[int]) -> bool:
-    """Whether `firsts` count up by one from 0 or 1 (``1, 2, 3``): line numbers, which gold scores
-    within 0-5 almost never are in a row."""
-    return bool(firsts) and firsts[0] in (0, 1) and list(firsts) == list(range(firsts[0], firsts[0] + len(firsts)))
 
 
 def layout_note(sample: Sequence[str], layout: str) -> str | None:
@@ -490,12 +470,11 @@ def layout_note(sample: Sequence[str], layout: str) -> str | None:
     within the gold scores' range (0-5), as a few pairs' ids and a few STS rows' scores both
     are. Read as ids (counting up: :func:`numbered`) or as gold scores, dropped, the note says
     which and how ``similarity --input-format`` reads the file the other way; None otherwise."""
-    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
-    firsts = _whole_firsts(rows)
-    if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for first in firsts):
+    firsts = whole_firsts([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample])
+    if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for _, first in firsts):
         return None
-    shown = ", ".join(map(str, firsts[:4])) + (", ..." if len(firsts) > 4 else "")
-    if layout == "pairs" and _counting(firsts):
+    shown = ", ".join(str(first) for _, first in firsts[:4]) + (", ..." if len(firsts) > 4 else "")
+    if layout == "pairs" and counts_up(firsts):
         return (f"the first fields ({shown}) count up as ids do, so they are read as the pairs' ids (id TAB s1 "
                 "TAB s2); if they are gold scores (SemEval STS: score TAB s1 TAB s2), give --input-format sts")
     if layout != "sts":

@@ -50,17 +50,25 @@ class RowIssue:
         return {"line": self.line, "reason": self.reason}
 
 
-#: Why a pair with an empty sentence is not scored: bad input of its row, which an evaluation
-#: skips and lists (never scores, never counts as failed), read from a file or given as pairs.
-EMPTY_SENTENCE = "empty sentence"
+def empty_sides(sides: Iterable[tuple[str, object]]) -> str | None:
+    """Why a pair is not scored when a sentence has no word: bad input of its row, which an
+    evaluation skips and lists (never scores, never counts as failed), read from a file or given
+    as pairs. ``empty NAME sentence`` (``empty NAME and NAME sentence``) for the (name, sentence) `sides`
+    that have no word (white space only; a token list or Sentence with no token but blank ones:
+    :func:`~paralign.alignment.is_blank`), else None: the one wording of an empty side, which
+    a line of pairs names ``source`` and ``target`` (``corpora.sentence_pairs``) and an STS or
+    MSRP row ``first`` and ``second``."""
+    empty = [name for name, sentence in sides if is_blank(sentence)]
+    return f"empty {' and '.join(empty)} sentence" if empty else None
 
 
 def empty_sentence(first: object, second: object) -> str | None:
-    """:data:`EMPTY_SENTENCE` when either sentence of a pair has no word (white space only; a
-    token list or Sentence with no token but blank ones: :func:`~paralign.alignment.is_blank`),
-    else None. The one test of the rows :func:`load_sts` and ``load_msrp`` read and of the pairs
-    ``evaluate_sts`` and ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
-    return EMPTY_SENTENCE if is_blank(first) or is_blank(second) else None
+    """Why a pair is not scored when a sentence has no word (:func:`empty_sides`: ``empty first
+    sentence``, ``empty second sentence`` or ``empty first and second sentence``: which side,
+    where it said ``empty sentence`` of either), else None. The one test of the rows
+    :func:`load_sts` and ``load_msrp`` read and of the pairs ``evaluate_sts`` and
+    ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
+    return empty_sides((("first", first), ("second", second)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -235,6 +243,12 @@ def detect_format(path: str | Path) -> str:
         told = "its first line is the 'Quality' header" if header else "a 0/1 label and two ids before the sentences"
         raise FormatError(f"an MSRP paraphrase file ({told}), not STS: its labels are no similarity scores and "
                           "its second and third fields are ids; evaluate it with evaluate-paraphrase", source=str(path))
+    firsts = whole_firsts(sample)
+    if counts_up(firsts) and firsts[-1][1] > SCORE_RANGE[1]:  # 1, 2, 3 ... 7: ids, rows 1-5 were scored against them
+        shown = ", ".join(str(first) for _, first in firsts[:3])
+        raise FormatError(f"the first fields ({shown}, ... {firsts[-1][1]}) count up past the gold scores' range "
+                          f"({SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}) as the ids of numbered pairs do, not gold scores: "
+                          "expected 'score TAB s1 TAB s2' (paralign similarity scores numbered pairs)", source=str(path))
     found = format_of_rows(itertools.chain(sample, rows))
     if found is None:
         raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
@@ -273,6 +287,48 @@ def row_layout(fields: list[str]) -> str | None:
     return None
 
 
+def numbered(rows: Sequence[list[str]]) -> bool:
+    """Whether a file's three-field rows (sampled: `rows`, split on TABs, a blank line as one
+    empty field) are `id TAB s1 TAB s2` with numeric ids rather than SemEval STS `score TAB s1
+    TAB s2`: every first field that is a number a whole one (digits), and one above the gold
+    scores' range (0-5), as ids 1, 2 ... 1000 are, or all counting up by one from 0 or 1
+    (:func:`counts_up`), as the ids of a file of up to six pairs do. Other whole numbers within
+    0-5 read as scores (:func:`~paralign.corpora.sentence_pairs.layout_note` says so, and
+    ``similarity --input-format`` decides); a header line (``id TAB sentence1 TAB sentence2``,
+    the ``table`` layout) names them ids for sure. A score file writes 3.8 or 4.000, or an empty
+    field, which no id here is; a first field that is no number (``x3``: a bad line's, neither
+    an id nor a score) plays no part (:func:`whole_firsts`). ``similarity`` decides this for a
+    whole file because its first field may be a score; ``align``, which reads no scores and
+    answers line by line, reads every three-field line's first field as its id. (Ids 1 ... 5
+    were read as scores, and dropped; so were ids 1, 2, 4, 5 around a bad third line, or ids
+    1 ... 10 one of which was mistyped.)"""
+    firsts = whole_firsts(rows)
+    return bool(firsts) and (any(first > SCORE_RANGE[1] for _, first in firsts) or counts_up(firsts))
+
+
+def whole_firsts(rows: Sequence[list[str]]) -> list[tuple[int, int]]:
+    """(index in `rows`, value) of the first fields of the three-field rows that are numbers,
+    when every one is written as a whole number (ASCII digits); else none (a score: 3.8, 4.000,
+    an empty field). A first field that is no number at all (``x3``, a bad line's) is left out:
+    one such line made a file of ids 1 ... 10 a file of scores."""
+    firsts = [(index, fields[0].strip()) for index, fields in enumerate(rows) if len(fields) == 3]
+    numbers = [(index, first) for index, first in firsts if not first or _is_float(first)]
+    return [(index, int(first)) for index, first in numbers] if all(f.isascii() and f.isdigit() for _, f in numbers) else []
+
+
+def counts_up(firsts: Sequence[tuple[int, int]]) -> bool:
+    """Whether the values of `firsts` ((row index, value), :func:`whole_firsts`) count up by one
+    from 0 or 1, from one numbered row to the next (``1, 2, 3``) or with their rows (``1, 2, 4,
+    5`` around a bad or blank third row, which keeps its number): line numbers, which gold scores
+    within 0-5 almost never are in a row."""
+    if not firsts:
+        return False
+    values = [value for _, value in firsts]
+    start = values[0] - firsts[0][0]  # the first id less its row's index: 0 or 1 for line numbers
+    one_by_one = values[0] in (0, 1) and values == list(range(values[0], values[0] + len(values)))
+    return one_by_one or start in (0, 1) and all(value - index == start for index, value in firsts)
+
+
 MSRP_HEADER_FIRST_FIELD = "quality"
 
 
@@ -297,6 +353,21 @@ def most_rows_msrp(rows: Sequence[list[str]]) -> bool:
     return bool(rows) and sum(map(is_msrp_row, rows)) * 2 > len(rows)
 
 
+#: The columns of a row of each STS layout, as a row with too few fields is told.
+LAYOUT_COLUMNS = {"sts": "STS: score, sentence1, sentence2",
+                  "stsb": "STS Benchmark: genre, source, year, id, score, sentence1, sentence2",
+                  "msrp": "MSRP: quality, id1, id2, sentence1, sentence2"}
+
+
+def too_few_fields(count: int, layout: str) -> str:
+    """Why a row of `count` fields is not a pair of `layout` (``sts``, ``stsb`` or ``msrp``), in
+    one wording for ``evaluate-sts``, ``evaluate-paraphrase`` and ``similarity --pairs``: ``2
+    fields, expected 3 (STS: score, sentence1, sentence2)``. (evaluate-sts said ``6 fields,
+    expected at least 7`` of a Benchmark row, naming no column, and evaluate-paraphrase ``expected
+    5 (quality, id1, id2, s1, s2)`` where similarity said ``(MSRP: quality, ids, sentences)``.)"""
+    return f"{counted(count, 'field')}, expected {LAYOUT_COLUMNS[layout].count(',') + 1} ({LAYOUT_COLUMNS[layout]})"
+
+
 def _row(
     fields: list[str], fmt: str, number: int, stem: str
 ) -> tuple[StsPair | None, str | None, list[str]]:
@@ -304,14 +375,14 @@ def _row(
     notes: list[str] = []
     if fmt == "stsb":
         if len(fields) < 7:
-            return None, f"{len(fields)} fields, expected at least 7", notes
+            return None, too_few_fields(len(fields), "stsb"), notes
         if len(fields) > 7:
             notes.append(f"{counted(len(fields) - 7, 'extra trailing field')} ignored")
         genre, source, year, sid, score_text, s1, s2 = fields[:7]
         pair_id = f"{source}-{year}-{sid}" if sid else f"{stem}:{number}"
     else:
         if len(fields) < 3:
-            return None, f"{counted(len(fields), 'field')}, expected 3 (score, sentence1, sentence2)", notes
+            return None, too_few_fields(len(fields), "sts"), notes
         if len(fields) > 3:
             notes.append(f"{counted(len(fields) - 3, 'extra trailing field')} ignored")
         score_text, s1, s2 = fields[:3]
@@ -322,8 +393,8 @@ def _row(
     if score is None:  # NaN and inf are numbers, '3,5' is none
         kind = "a finite number" if _is_float(score_text) else "a number"
         return None, f"gold score {score_text.strip()!r} is not {kind}", notes
-    if empty_sentence(s1, s2):
-        return None, EMPTY_SENTENCE, notes
+    if (empty := empty_sentence(s1, s2)) is not None:
+        return None, empty, notes
     if not SCORE_RANGE[0] <= score <= SCORE_RANGE[1]:  # a wrong gold score would give a wrong correlation
         return None, f"gold score {score_text.strip()} outside {SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}", notes
     pair = StsPair(pair_id, score, s1.strip(), s2.strip(), number, genre)

@@ -33,8 +33,8 @@ The score is the predicted gold over the top of the STS scale (5): the blend (it
 without penalty, so a large `l2` shapes the blend but does not shrink the scores) plus the training
 pairs' mean gold, divided by 5. It is mostly in [0, 1] but not clipped (clipping would change
 correlations). The model, its selection table included, round-trips through JSON
-(:meth:`HybridModel.to_dict`): ``evaluate-sts --signal hybrid --train F ... --format json``
-writes it under ``"model"`` and ``similarity --model REPORT`` reuses it.
+(:meth:`HybridModel.to_dict`): ``evaluate-sts --signal hybrid --train FILE ... --format json``
+writes it under ``"model"`` and ``similarity --model FILE`` reuses it.
 
 paralign ships one such model (:data:`DEFAULT_MODEL_FILE`, fitted this way on STS 2012's two
 training files with the sultan aligner's default preset): ``make_signal("hybrid")``,
@@ -311,7 +311,7 @@ class HybridSignal:
         if self.model is None:
             raise ConfigurationError(
                 "the hybrid signal needs a fitted model: evaluate-sts --signal hybrid --train FILE, "
-                "then similarity --model REPORT"
+                "then similarity --model FILE"
             )
         return self.model.predict([float(c(pair)) for c in self.components])
 

@@ -493,7 +493,7 @@ def _read_model_report(path: str, encoder: str | None, device: str) -> tuple[Tra
     except json.JSONDecodeError as exc:
         if not text.lstrip().startswith(("{", "[")):  # -o without --format json: the text report
             raise FormatError(f"{'empty' if not text.strip() else 'not JSON (a text report?)'}: --model takes the report written with --format json "
-                              "(evaluate-paraphrase, or evaluate-sts --signal hybrid --train F)",
+                              "(evaluate-paraphrase, or evaluate-sts --signal hybrid --train FILE)",
                               source=path, line=text[: len(text) - len(text.lstrip())].count("\n") + 1) from None
         raise FormatError(invalid_json(exc), source=path, line=exc.lineno) from exc
     if (lone := lone_surrogate(text)) is not None:  # no character: refused here as a bad byte is

@@ -135,7 +135,22 @@ def evaluate_paraphrase(
                                      fine_tuning=_fine_tuning(fine_tuning) if settings.cross_encoder else None,
                                      train=training_id(train), sides=sides, given_tokens=alone and sides <= {(True, True)})
     skipped = train_skipped + test_skipped  # bad input, as load_msrp skips their rows
-    return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature)
+    notes = (*result.notes, *filter(None, [one_class_threshold(train_labels, settings.rule)]))
+    return replace(result, failures=failures, skipped=skipped, aligner=aligner_label(aligner), signature=signature,
+                   notes=notes)
+
+
+def one_class_threshold(labels: Sequence[bool], rule: str) -> str | None:
+    """A note when a threshold is chosen by `rule` on training `labels` all of one class (the
+    signal classifier takes them; a fitted model refuses them:
+    :func:`~.validation.check_model_classes`): it tells them from no other class (every training
+    pair is on one side of it). The rule ``half`` (0.5) reads no labels. The ``lowest`` rule chose
+    0.0 on 2 paraphrases, every test pair a paraphrase, without a word."""
+    if not labels or len(set(labels)) > 1 or rule == "half":
+        return None
+    kind = "paraphrases" if labels[0] else "non-paraphrases"
+    return (f"all {len(labels)} training pairs are {kind}: a threshold chosen on them by the {rule} rule tells "
+            "them from no other class (give training pairs of both classes)")
 
 
 @dataclass(frozen=True, slots=True)

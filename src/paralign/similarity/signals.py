@@ -249,10 +249,70 @@ def check_signal_name(name: object, what: str = "the Signal's name") -> None:
         name_part(name, SIGNAL_PART, what=what, marks="" if name in JOINED_NAMES else "+")
 
 
+#: The names paralign's own saved classifiers sign with (``similarity --model``: the features
+#: model, :class:`.model.ModelSignal`, and its blend with a cross-encoder, :class:`.model.BlendedSignal`),
+#: under which no factory is registered; no other signal may take them (:func:`check_signal`).
+MODEL_SIGNAL_NAMES = ("features-model", *JOINED_NAMES)
+
+
+def is_built_in_name(name: str) -> bool:
+    """Whether `name` is a built-in signal's: one of :data:`MODEL_SIGNAL_NAMES`, or registered by
+    paralign (its factory paralign's own, not a caller's :func:`register_signal`)."""
+    factory = SIGNALS.get(name)
+    return name in MODEL_SIGNAL_NAMES or factory is not None and _is_paraligns(factory)
+
+
+def _is_paraligns(thing: object) -> bool:
+    """Whether a function or class is defined in the paralign package."""
+    return str(getattr(thing, "__module__", "")).split(".")[0] == "paralign"
+
+
+def _is_built_in(signal: object) -> bool:
+    """Whether `signal` is the built-in its name names: of a paralign class, and for a content-word
+    proportion the built-in's settings (its IDF statistics aside: the ``idf`` part signs them)."""
+    if not _is_paraligns(type(signal)):
+        return False
+    if isinstance(signal, ContentProportion):
+        factory = SIGNALS.get(signal.name)
+        return factory is not None and replace(signal, idf=None) == factory()
+    return True
+
+
+def check_signal(signal: object, what: str = "the Signal's name") -> None:
+    """:func:`check_signal_name` of a signal's name, and a ConfigurationError naming `what` when a
+    signal of the caller's own is named as a built-in (:func:`is_built_in_name`), so its scores
+    would sign as the built-in's: a caller's signal named ``features+cross-encoder`` signed
+    ``signal:features+cross-encoder|...|encoder:...`` as a saved classifier's blend, one named
+    ``sultan2014`` (or ``ContentProportion("sultan2014", stop_weight=1.0)``) as Sultan et al.'s
+    proportion. Refused, not signed another way, as a paraphrase source named as a built-in is
+    (:func:`paralign.paraphrases.source_name`): every built-in's signature stays as it was."""
+    name = getattr(signal, "name", None)
+    check_signal_name(name, what)
+    if isinstance(name, str) and is_built_in_name(name) and not _is_built_in(signal):
+        raise ConfigurationError(f"{what}: {name!r} is a built-in signal's name, but this {type(signal).__name__} is "
+                                 "not that signal (another class or other settings): the signature would be the "
+                                 "built-in's: name it another way")
+
+
+def check_joined(names: Sequence[str]) -> None:
+    """A ConfigurationError when the names of signals scored together, joined by ``+`` in a
+    signature, write a built-in name that holds one (:data:`JOINED_NAMES`): signals named
+    ``features`` and ``cross-encoder`` signed ``signal:features+cross-encoder``, a saved
+    classifier's blend."""
+    for joined in JOINED_NAMES:
+        parts = joined.split("+")
+        if any(list(names[start:start + len(parts)]) == parts for start in range(len(names) - len(parts) + 1)):
+            raise ConfigurationError(f"signals named {' and '.join(map(repr, parts))} scored together would sign as "
+                                     f"the built-in {joined} (signal:{joined}): name one another way")
+
+
 def register_signal(name: str, factory: SignalFactory, *, replace_existing: bool = False) -> None:
-    """Register a signal factory under `name` (refuses to overwrite unless asked, and a name
-    holding ``|``: :func:`check_signal_name`)."""
+    """Register a signal factory under `name` (refuses to overwrite unless asked, a name holding
+    ``|``: :func:`check_signal_name`, and a saved classifier's name, :data:`MODEL_SIGNAL_NAMES`)."""
     check_signal_name(name, "register_signal name")
+    if name in MODEL_SIGNAL_NAMES:
+        raise ConfigurationError(f"register_signal name: {name!r} is what a saved classifier signs as "
+                                 "(similarity --model): name it another way")
     if name in SIGNALS and not replace_existing:
         raise ConfigurationError(f"signal {name!r} is already registered")
     SIGNALS[name] = factory
@@ -265,7 +325,7 @@ def make_signal(spec: str | Signal = DEFAULT_SIGNAL, **options: object) -> Signa
         if not callable(spec):
             raise InputTypeError(f"a signal is a name ({', '.join(sorted(SIGNALS))}) or a Signal, "
                                  f"not {type(spec).__name__}")
-        check_signal_name(getattr(spec, "name", None))
+        check_signal(spec)
         return spec
     factory = SIGNALS.get(spec)
     if factory is None:

@@ -36,7 +36,7 @@ from ..errors import InputTypeError, file_path, shown_value
 from ..signature import file_name_part, join_signature, setting_value, short_hash, signature_parts
 from ..textio import input_file_error, require_file
 from .contextual import ENCODER_SIGNALS
-from .signals import Signal, check_signal_name, make_signal, needs_alignment
+from .signals import Signal, check_joined, check_signal, make_signal, needs_alignment
 
 
 def similarity_signature(
@@ -64,8 +64,9 @@ def similarity_signature(
                                  f"{type(s).__name__} {shown_value(s)}")
     signals: list[Signal] = [make_signal(s) if isinstance(s, str) else s for s in given]
     names = [getattr(s, "name", type(s).__name__) for s in signals]
-    for name in names:
-        check_signal_name(name)
+    for each in signals:
+        check_signal(each)
+    check_joined(names)
     parts: dict[str, object] = {"signal": "+".join(names)}
     if model_file is not None:
         path = require_file(file_path(model_file))  # a missing file was a bare FileNotFoundError, 3 a TypeError

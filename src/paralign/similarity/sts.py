@@ -340,11 +340,27 @@ def _left_out_of_means(results: Sequence[StsFileResult]) -> list[str]:
     does not); of several, that :func:`weighted_mean` leaves it out: the means are then over
     the other files only."""
     means = len(results) >= 2
-    return [f"{r.path}: Pearson and Spearman are undefined (n/a: the gold scores or the system's do not vary, "
-            "or fewer than 2 pairs were scored)"
+    return [f"{r.path}: Pearson and Spearman are undefined (n/a: {_why_undefined(r)})"
             + (f", so the weighted means leave its {r.evaluation.pairs} pair{'s' if r.evaluation.pairs != 1 else ''}"
                " out" if means else "")
             for r in results if r.evaluation.pearson is None]
+
+
+def _why_undefined(result: StsFileResult) -> str:
+    """Why a file's correlations are undefined, of the reasons :func:`sts_from_scores` has: under
+    2 pairs scored, the gold scores alike, or the system's (it said "the gold scores or the
+    system's do not vary, or fewer than 2 pairs were scored" whichever it was)."""
+    if len(result.pairs) != len(result.evaluation.scores):  # a result made without its pairs: no gold to tell by
+        return "the gold scores or the system's do not vary, or fewer than 2 pairs were scored"
+    scored = [(score, pair.score) for score, pair in zip(result.evaluation.scores, result.pairs, strict=True)
+              if score is not None]
+    if len(scored) < 2:
+        return f"fewer than 2 pairs were scored ({len(scored)})"
+    if len({gold for _, gold in scored}) == 1:
+        return f"the gold scores do not vary: all {scored[0][1]:g}"
+    if len({score for score, _ in scored}) == 1:
+        return f"the system's scores do not vary: all {scored[0][0]:g}"
+    return "the gold scores or the system's do not vary"  # by less than the correlation can tell apart
 
 
 def _idf_seen(results: Sequence[StsFileResult], idf_from: Sequence[str | Path]) -> list[str | None]:
