@@ -7,14 +7,13 @@ import glob
 from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING
 
+from ..corpora.outputs import read_outputs
 from ..errors import (
     ConfigurationError,
     EmptyScoringError,
-    FormatError,
     InputFileError,
     MismatchError,
     ParalignError,
-    odd_reference,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._cluster import add_cluster_options
@@ -274,16 +273,6 @@ def _read_system(path: str) -> list[str]:
     return hyps
 
 
-def _length_error(path: str, hyps: list[str], refs: list[list[str]], ref_paths: list[str]) -> MismatchError | None:
-    """The error naming both files when the -i file `path` (its `hyps`) has another length than
-    the references, else None."""
-    for ref_path, stream in zip(ref_paths, refs, strict=True):
-        if len(stream) != len(hyps):
-            return MismatchError(f"{input_name(ref_path)} has {counted(len(stream), 'line')} but the "
-                                 f"hypothesis {input_name(path)} has {len(hyps)}")
-    return None
-
-
 def _read_systems(args: argparse.Namespace, paths: list[str],
                   refs: list[list[str]]) -> tuple[list[tuple[str, list[str]]], dict[int, tuple[str, str]]]:
     """The systems that can be scored, and the others: their index among `paths` -> (path, why).
@@ -292,32 +281,22 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
     another length than the references is reported on stderr and left out, so the others are
     still scored. One -i, every system bad, or a bad baseline of --paired-bs stop the run (exit
     1); a file that cannot be opened stops it as a usage error, as in every command; and so do
-    references of another length than every system read, two or more of one length
-    (:func:`paralign.errors.odd_reference`, as meta-eval's): each system was reported bad for them."""
-    read: dict[int, list[str] | ParalignError] = {}
-    for k, path in enumerate(paths):
-        try:
-            read[k] = _read_system(path)
-        except (EmptyScoringError, FormatError, InputFileError) as exc:
-            if len(paths) == 1 or getattr(exc, "cannot_open", False):
-                raise
-            read[k] = exc
-    fault = odd_reference(len(refs[0]), [len(hyps) for hyps in read.values() if isinstance(hyps, list)])
-    if fault is not None:
-        raise MismatchError(fault, source=" and ".join(input_name(path) for path in args.reference))
-    systems: list[tuple[str, list[str]]] = []
-    bad: dict[int, tuple[str, str]] = {}
-    for k, path in enumerate(paths):
-        hyps = read[k]
-        if isinstance(hyps, list):
-            error = _length_error(path, hyps, refs, args.reference)
-            if error is None:
-                systems.append((path, hyps))
-                continue
-            if len(paths) == 1:
-                raise error
-            hyps = error
-        bad[k] = (path, str(hyps))
+    references of another length than every system read, two or more of one length: each system
+    was reported bad for them. Read by :func:`paralign.corpora.outputs.read_outputs`, meta-eval's
+    rule too."""
+    count = len(refs[0])  # the references' lengths are one (_check_references)
+
+    def length_error(k: int, hyps: list[str]) -> MismatchError:
+        return MismatchError(f"{input_name(args.reference[0])} has {counted(count, 'line')} but the "
+                             f"hypothesis {input_name(paths[k])} has {len(hyps)}")
+
+    def fatal(error: ParalignError) -> bool:
+        return len(paths) == 1 or getattr(error, "cannot_open", False)
+
+    kept, errors = read_outputs(dict(enumerate(paths)), _read_system, count,
+                                " and ".join(input_name(path) for path in args.reference), length_error, fatal)
+    systems = [(paths[k], hyps) for k, hyps in kept.items()]
+    bad = {k: (paths[k], str(error)) for k, error in errors.items()}
     if args.paired_bs and 0 in bad:
         raise EmptyScoringError(f"the baseline of --paired-bs (the first -i) cannot be scored: {bad[0][1]}")
     for _, message in bad.values():
