@@ -74,6 +74,26 @@ class ExtraMissingError(ConfigurationError, ImportError):
         return (type(self), (self.feature, self.extra, self.missing))
 
 
+class SameReferenceError(ConfigurationError):
+    """The same reference set given twice: ParaEval's reference streams of the same segments, or
+    ``paralign paraeval -r`` naming one file twice. Scored against both, a hypothesis scored as
+    against one, under a signature saying two (``nrefs:2``). `first` and `again` name the two, as
+    the message does (``reference stream 1``, a file)."""
+
+    def __init__(self, message: str, *, first: str, again: str):
+        super().__init__(message)
+        self.first = first
+        self.again = again
+
+    def __reduce__(self) -> tuple:
+        """Pickle with the names (worker processes send errors back pickled)."""
+        return (_same_reference_error, (str(self), self.first, self.again))
+
+
+def _same_reference_error(message: str, first: str, again: str) -> SameReferenceError:
+    return SameReferenceError(message, first=first, again=again)
+
+
 class InputFileError(ParalignError, OSError):
     """An input file cannot be opened or read (missing, a directory, no permission, bad gzip).
 

@@ -522,6 +522,20 @@ def test_a_reference_given_twice_is_a_usage_error(files, capsys, monkeypatch):
     assert code == 0 and "nrefs:2" in out
 
 
+def test_a_copy_of_a_reference_is_refused_naming_both_files(files, capsys, monkeypatch):
+    """A second -r of the same lines under another name (a copy) passed the path check and was
+    scored as a second reference (nrefs:2); the library refuses the same stream twice, and the
+    command says it with the files' names (a usage error, before any system is read)."""
+    monkeypatch.chdir(files)
+    (files / "copy.txt").write_bytes((files / "r1.txt").read_bytes())
+    for fmt in ("text", "json"):
+        code, out, err = run(capsys, "paraeval", "-r", "r1.txt", "-r", "r2.txt", "-r", "copy.txt", "-i", "hyp.txt",
+                             "--resources", "none", "--format", fmt)
+        assert code == 2 and out == ""
+        assert ("paralign paraeval: error: argument -r/--reference: copy.txt has the same lines as r1.txt: give each "
+                "reference once (scored against both as against one, signed nrefs:3)") in err
+
+
 def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys, monkeypatch):
     """The same file named twice by -i (a baseline, then a glob that matches it too; or the path
     written two ways) is one system: scored once, in its first place, with a warning naming

@@ -14,6 +14,7 @@ from ..errors import (
     InputFileError,
     MismatchError,
     ParalignError,
+    SameReferenceError,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._cluster import add_cluster_options
@@ -180,15 +181,16 @@ def _given_before(paths: list[str]) -> dict[int, str]:
 
 
 def check_distinct_references(paths: list[str]) -> None:
-    """ConfigurationError (a usage error, before anything is read) when two -r name one file:
+    """SameReferenceError (a ConfigurationError: a usage error, before anything is read) when two -r name one file:
     scored against two copies of one reference, as if they were two, under a signature saying
     ``nrefs:2``, and a reference of another length than the outputs was named "X and X"; as
     ``meta-eval --refs A,A`` is refused."""
     again = _given_before(paths)
     if again:
         k, before = next(iter(again.items()))
-        raise ConfigurationError(f"argument -r/--reference: {input_name(paths[k])} is the same file as "
-                                 f"{input_name(before)} (given before): give each reference once")
+        first, later = input_name(before), input_name(paths[k])
+        raise SameReferenceError(f"argument -r/--reference: {later} is the same file as {first} (given before): "
+                                 "give each reference once", first=first, again=later)
 
 
 def _paper_options(args: argparse.Namespace) -> PaperOptions:
@@ -258,11 +260,21 @@ def run(args: argparse.Namespace) -> int:
 def _check_references(paths: list[str], refs: list[list[str]]) -> None:
     """MismatchError naming every reference file and its length when they differ: checked before
     any system is read, as it is the references' fault, not each system's (every system was
-    otherwise reported bad for it, one of the same length as the first reference too)."""
+    otherwise reported bad for it, one of the same length as the first reference too).
+    SameReferenceError naming the two files when two hold the same lines (a copy, as the
+    library refuses the same stream twice: :func:`~paralign.metrics.paraeval.inputs.repeated_stream`)."""
+    from ..metrics.paraeval.inputs import repeated_stream
+
     if len({len(stream) for stream in refs}) > 1:
         lengths = ", ".join(f"{input_name(path)} has {counted(len(stream), 'line')}"
                             for path, stream in zip(paths, refs, strict=True))
         raise MismatchError(f"the references differ in length: {lengths} (each has one line a segment)")
+    same = repeated_stream(refs)
+    if same is not None:
+        first, again = (input_name(paths[k]) for k in same)
+        raise SameReferenceError(f"argument -r/--reference: {again} has the same lines as {first}: give each "
+                                 f"reference once (scored against both as against one, signed nrefs:{len(refs)})",
+                                 first=first, again=again)
 
 
 def _read_system(path: str) -> list[str]:
