@@ -40,7 +40,7 @@ def test_left_out_systems_are_reported(tmp_path, capsys):
     assert main([*argv, "--format", "json"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
-    assert result["missing"] == ["Ghost"] and result["unscored"] == ["Extra"]
+    assert result["missing"] == ["Ghost"] and result["unscored"] == ["Extra"] and result["case_twins"] == []
     assert sorted(result["systems"]) == ["Bad", "Good", "Mid"]
     assert "'Ghost' has human scores but no output" in captured.err
     assert "'Extra' has an output file but no human score" in captured.err
@@ -69,6 +69,11 @@ def test_names_that_differ_only_in_case_are_each_told_of_the_other(tmp_path, cap
     assert (f"system 'Extra' has an output file but no human score: left out (the human-scored system 'EXTRA' "
             f"{hint}" in captured.err)
     assert "system 'Ghost' has human scores but no output file: left out\n" in captured.err  # no twin: no hint
+    assert result["case_twins"] == [{"human": "EXTRA", "output": "Extra"}]  # the hint as data in JSON
+    _segments(root)
+    for level in ("segment", "both"):  # each level's result says it
+        assert main([*argv, "--level", level]) == 0
+        assert json.loads(capsys.readouterr().out)["case_twins"] == [{"human": "EXTRA", "output": "Extra"}]
 
 
 def test_scores_by_sys_id_are_said_to_be_so_before_any_metric_is_computed(tmp_path, capsys, monkeypatch):

@@ -359,6 +359,13 @@ class WMTPair:
         others = self.unscored if name in self.missing else self.missing if name in self.unscored else ()
         return next((other for other in others if other.casefold() == name.casefold()), None)
 
+    @property
+    def case_twins(self) -> tuple[tuple[str, str], ...]:
+        """(human-scored name, output's name) of each name of :attr:`missing` that one of
+        :attr:`unscored` differs from only in case (:meth:`case_twin`), in the order of
+        :attr:`missing`: what ``meta-eval``'s warnings say of them, as data (``case_twins`` in its JSON)."""
+        return tuple((name, twin) for name in self.missing if (twin := self.case_twin(name)) is not None)
+
     def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
         """Reference streams in sacrebleu layout for the given labels."""
         try:
