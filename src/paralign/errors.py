@@ -157,6 +157,25 @@ def odd_reference(count: int, lengths: Sequence[int]) -> str | None:
             f"{lengths[0]}: the reference and the outputs are not of one test set, or one side is cut short")
 
 
+def repeated_stream(references: Sequence[Sequence[str]]) -> tuple[int, int] | None:
+    """The first two of `references` (streams in sacrebleu's layout) with the same
+    segments, as (earlier, later) 0-based; None when every stream differs from the others.
+
+    The same contents, not the same object or file: the streams are what the scorers take (no
+    path), and two streams alike score a hypothesis as one does, whatever they were read from.
+    Streams of one segment are never the same set: two translators may write one sentence alike
+    (a segment's references, ``sentence_score``'s, are not checked either), which over a test
+    set of two or more segments is not chance but one set given twice (``nrefs:2`` for one)."""
+    if not references or len(references[0]) < 2:
+        return None
+    for later in range(1, len(references)):
+        for earlier in range(later):
+            a, b = references[earlier], references[later]
+            if len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True)):  # ends at the first difference
+                return earlier, later
+    return None
+
+
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:
     """The reason for a FormatError on a line that is not JSON, with the column (`shift`: the
     characters cut from the line's start before parsing). ``exc.msg`` alone loses the position

@@ -15,6 +15,7 @@ from ..errors import (
     MismatchError,
     ParalignError,
     SameReferenceError,
+    repeated_stream,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._cluster import add_cluster_options
@@ -262,9 +263,7 @@ def _check_references(paths: list[str], refs: list[list[str]]) -> None:
     any system is read, as it is the references' fault, not each system's (every system was
     otherwise reported bad for it, one of the same length as the first reference too).
     SameReferenceError naming the two files when two hold the same lines (a copy, as the
-    library refuses the same stream twice: :func:`~paralign.metrics.paraeval.inputs.repeated_stream`)."""
-    from ..metrics.paraeval.inputs import repeated_stream
-
+    library refuses the same stream twice: :func:`paralign.errors.repeated_stream`)."""
     if len({len(stream) for stream in refs}) > 1:
         lengths = ", ".join(f"{input_name(path)} has {counted(len(stream), 'line')}"
                             for path, stream in zip(paths, refs, strict=True))

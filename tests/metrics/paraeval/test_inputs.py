@@ -16,9 +16,9 @@ from paralign.errors import (
     MismatchError,
     ParalignError,
     SameReferenceError,
+    repeated_stream,
 )
 from paralign.metrics.paraeval import GradedParaEval, ParaEval, get_config
-from paralign.metrics.paraeval.inputs import repeated_stream
 from paralign.metrics.paraeval.scoring import paraeval, scorer, systems_scores
 from paralign.paraphrases import ParaphraseTable
 

@@ -23,6 +23,7 @@ from ...errors import (
     check_texts,
     is_text,
     lone_in,
+    repeated_stream,
     shown_value,
 )
 from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
@@ -39,7 +40,7 @@ def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
 
 def check_references(references: object) -> int:
     """Reference streams in sacrebleu's layout, all of one length, no two the same
-    (SameReferenceError: :func:`repeated_stream`); that length (segments)."""
+    (SameReferenceError: :func:`paralign.errors.repeated_stream`); that length (segments)."""
     if isinstance(references, str) or not isinstance(references, Sequence):
         raise InputTypeError(
             "references must be a list of reference streams (lists of str, one str per segment),"
@@ -63,25 +64,6 @@ def check_references(references: object) -> int:
                                  f"(scored against both as against one, signed nrefs:{len(references)})",
                                  first=first, again=again)
     return lengths[0]
-
-
-def repeated_stream(references: Sequence[Sequence[str]]) -> tuple[int, int] | None:
-    """The first two of `references` (streams in sacrebleu's layout) with the same
-    segments, as (earlier, later) 0-based; None when every stream differs from the others.
-
-    The same contents, not the same object or file: the streams are what the scorers take (no
-    path), and two streams alike score a hypothesis as one does, whatever they were read from.
-    Streams of one segment are never the same set: two translators may write one sentence alike
-    (a segment's references, ``sentence_score``'s, are not checked either), which over a test
-    set of two or more segments is not chance but one set given twice (``nrefs:2`` for one)."""
-    if not references or len(references[0]) < 2:
-        return None
-    for later in range(1, len(references)):
-        for earlier in range(later):
-            a, b = references[earlier], references[later]
-            if len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True)):  # ends at the first difference
-                return earlier, later
-    return None
 
 
 def references_key(references: object) -> tuple[tuple[str, ...], ...]:
