@@ -27,7 +27,9 @@ from ..errors import (
     MismatchError,
     ParalignError,
     ResourceMissingError,
+    SameReferenceError,
     counted,
+    repeated_stream,
 )
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
@@ -385,7 +387,8 @@ def load_wmt(
 
     Every file must have as many lines as the first reference. A reference that does not, or
     cannot be read, raises MismatchError (FormatError, InputFileError) naming the file (and the
-    first reference, whose length it differs from: :func:`_check_reference_sets`). A system
+    first reference, whose length it differs from: :func:`_check_reference_sets`); two reference
+    sets of the same lines raise SameReferenceError naming both (:func:`_check_distinct_sets`). A system
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
     systems' figures (the caller reports it, and decides when too few systems are left). When
@@ -403,6 +406,7 @@ def load_wmt(
             raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
         references[label] = tuple(iter_lines(ref_paths[label]))
         _check_reference_sets(references, ref_paths)
+    _check_distinct_sets(references, ref_paths)
     human = load_human_scores(root, pair)
     outputs = system_files(root, pair)
     unscored = [name for name in outputs if name not in human]
@@ -415,6 +419,19 @@ def load_wmt(
     scored = {n: human[n] for n in systems}
     judged = load_segment_scores(root, pair, scored, count) if segments else ()
     return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))
+
+
+def _check_distinct_sets(references: dict[str, tuple[str, ...]], paths: dict[str, Path]) -> None:
+    """SameReferenceError naming the two reference sets of `references` (label -> lines) that
+    hold the same lines (:func:`paralign.errors.repeated_stream`): a folder whose ref B is a copy
+    of ref A was scored as two references, BLEU signed nrefs:2, and ParaEval refused the
+    streams without naming a file; as ``--refs A,A`` is refused."""
+    labels = list(references)
+    same = repeated_stream([references[label] for label in labels])
+    if same is not None:
+        first, again = (f"reference {labels[k]} ({paths[labels[k]]})" for k in same)
+        raise SameReferenceError(f"{again} has the same lines as {first}: give each reference once",
+                                 first=first, again=again)
 
 
 def _read_output(path: Path) -> tuple[str, ...]:
