@@ -575,7 +575,12 @@ def test_a_glob_takes_the_files_it_matches_not_folders(tmp_path, capsys, monkeyp
     assert code == 0, err
     assert [line.split("\t")[0] for line in out.splitlines()] == ["out/close.txt", "out/far.txt"]
     code, out, err = run(capsys, *base, "-i", "out/o*")
-    assert code == 2 and out == "" and "out/o*: no file matches this pattern" in err
+    assert code == 2 and out == ""
+    # matching only a folder: said, as "no file matches" alone puzzled where `ls out/o*` lists something
+    assert ("paralign paraeval: error: out/o*: no file matches this pattern, only 1 folder (out/old), which -i "
+            "leaves out: name the files in them\n") in err
+    code, out, err = run(capsys, *base, "-i", "out/x*")
+    assert code == 2 and err.endswith("out/x*: no file matches this pattern\n")
 
 
 def test_text_names_each_system_in_one_column_of_one_line(tmp_path, capsys, monkeypatch):

@@ -132,19 +132,22 @@ def read_segments(path: str) -> list[str]:
 
 def input_paths(patterns: list[str] | None) -> list[str]:
     """Each -i as given, or the sorted files its glob matches, folders left out (a glob matching
-    none: an error). A name that exists is that file, even with glob characters in it
+    none: an error, naming the folders it matches when it matches only folders). A name that exists is that file, even with glob characters in it
     (``hyp[1].txt``)."""
     import os
 
     out: list[str] = []
     for pattern in patterns or ["-"]:
         if pattern != "-" and glob.has_magic(pattern) and not os.path.exists(pattern):
-            found = sorted(path for path in glob.glob(pattern) if not os.path.isdir(path))
+            matched = sorted(glob.glob(pattern))
+            found = [path for path in matched if not os.path.isdir(path)]
             if not found:
                 import errno
 
-                raise InputFileError("no file matches this pattern", source=pattern,
-                                     errno=errno.ENOENT)
+                folders = "" if not matched else (  # `-i 'out/*'` of one folder a system: "no file" alone puzzled
+                    f", only {counted(len(matched), 'folder')} ({', '.join(matched[:3])}"
+                    f"{', ...' if len(matched) > 3 else ''}), which -i leaves out: name the files in them")
+                raise InputFileError(f"no file matches this pattern{folders}", source=pattern, errno=errno.ENOENT)
             out.extend(found)
         else:
             out.append(pattern)
