@@ -192,10 +192,17 @@ def test_one_segment_alike_in_two_references_is_two_translators_agreeing(any_sco
     assert repeated_stream([["a"], ["a"]]) is None and repeated_stream([["a", "b"], ["c", "d"], ["a", "b"]]) == (0, 2)
 
 
-def test_systems_scores_refuses_the_same_reference_set_in_this_process() -> None:
-    """systems_scores (paraeval's many systems) says it as the scorer does (a setup error: it stops the batch)."""
+def test_systems_scores_refuses_the_same_reference_set_in_this_process(monkeypatch) -> None:
+    """systems_scores (paraeval's many systems) says it as the scorer does, before any worker
+    starts: with workers it was a task's failure, raised back from a worker."""
+    import paralign.metrics.paraeval.scoring as scoring
+
+    def no_batch(*args, **kwargs):
+        raise AssertionError("the batch ran")
+
+    monkeypatch.setattr(scoring, "run_chunks", no_batch)
     refs = ["the cat sat", "a dog ran"]
     with pytest.raises(SameReferenceError, match="reference stream 2 has the same segments as reference stream 1"):
-        systems_scores(GradedParaEval(get_config("default"), ()), [["the cat", "a dog"]], [refs, refs])
+        systems_scores(GradedParaEval(get_config("default"), ()), [["the cat", "a dog"]], [refs, refs], workers=2)
     with pytest.raises(SameReferenceError):
         paraeval(["the cat", "a dog"], [refs, refs], "paper", resources=[])
