@@ -74,6 +74,26 @@ class ExtraMissingError(ConfigurationError, ImportError):
         return (type(self), (self.feature, self.extra, self.missing))
 
 
+class SameReferenceError(ConfigurationError):
+    """The same reference set given twice: ParaEval's reference streams of the same segments, or
+    ``paralign paraeval -r`` naming one file twice. Scored against both, a hypothesis scored as
+    against one, under a signature saying two (``nrefs:2``). `first` and `again` name the two, as
+    the message does (``reference stream 1``, a file)."""
+
+    def __init__(self, message: str, *, first: str, again: str):
+        super().__init__(message)
+        self.first = first
+        self.again = again
+
+    def __reduce__(self) -> tuple:
+        """Pickle with the names (worker processes send errors back pickled)."""
+        return (_same_reference_error, (str(self), self.first, self.again))
+
+
+def _same_reference_error(message: str, first: str, again: str) -> SameReferenceError:
+    return SameReferenceError(message, first=first, again=again)
+
+
 class InputFileError(ParalignError, OSError):
     """An input file cannot be opened or read (missing, a directory, no permission, bad gzip).
 
@@ -135,6 +155,25 @@ def odd_reference(count: int, lengths: Sequence[int]) -> str | None:
         return None
     return (f"{counted(count, 'line')}, but each of the {counted(len(lengths), 'system output')} has "
             f"{lengths[0]}: the reference and the outputs are not of one test set, or one side is cut short")
+
+
+def repeated_stream(references: Sequence[Sequence[str]]) -> tuple[int, int] | None:
+    """The first two of `references` (streams in sacrebleu's layout) with the same
+    segments, as (earlier, later) 0-based; None when every stream differs from the others.
+
+    The same contents, not the same object or file: the streams are what the scorers take (no
+    path), and two streams alike score a hypothesis as one does, whatever they were read from.
+    Streams of one segment are never the same set: two translators may write one sentence alike
+    (a segment's references, ``sentence_score``'s, are not checked either), which over a test
+    set of two or more segments is not chance but one set given twice (``nrefs:2`` for one)."""
+    if not references or len(references[0]) < 2:
+        return None
+    for later in range(1, len(references)):
+        for earlier in range(later):
+            a, b = references[earlier], references[later]
+            if len(a) == len(b) and all(x == y for x, y in zip(a, b, strict=True)):  # ends at the first difference
+                return earlier, later
+    return None
 
 
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:

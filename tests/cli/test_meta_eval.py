@@ -40,7 +40,7 @@ def test_left_out_systems_are_reported(tmp_path, capsys):
     assert main([*argv, "--format", "json"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
-    assert result["missing"] == ["Ghost"] and result["unscored"] == ["Extra"]
+    assert result["missing"] == ["Ghost"] and result["unscored"] == ["Extra"] and result["case_twins"] == []
     assert sorted(result["systems"]) == ["Bad", "Good", "Mid"]
     assert "'Ghost' has human scores but no output" in captured.err
     assert "'Extra' has an output file but no human score" in captured.err
@@ -69,6 +69,26 @@ def test_names_that_differ_only_in_case_are_each_told_of_the_other(tmp_path, cap
     assert (f"system 'Extra' has an output file but no human score: left out (the human-scored system 'EXTRA' "
             f"{hint}" in captured.err)
     assert "system 'Ghost' has human scores but no output file: left out\n" in captured.err  # no twin: no hint
+    assert result["case_twins"] == [{"human": "EXTRA", "output": "Extra"}]  # the hint as data in JSON
+    _segments(root)
+    for level in ("segment", "both"):  # each level's result says it
+        assert main([*argv, "--level", level]) == 0
+        assert json.loads(capsys.readouterr().out)["case_twins"] == [{"human": "EXTRA", "output": "Extra"}]
+
+
+def test_a_reference_set_that_is_a_copy_of_another_is_refused_naming_both(tmp_path, capsys):
+    """--refs A,B of a folder whose ref B is a copy of ref A: BLEU was signed nrefs:2 and ParaEval
+    refused "reference stream 2" naming no file; now one usage error naming both, as --refs A,A."""
+    root = _wmt(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.de-en.ref.B.en").write_bytes((refs / "newstest2021.de-en.ref.A.en").read_bytes())
+    for fmt in ("text", "json"):
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--refs", "A,B", "--metrics", "bleu",
+                     "--resamples", "5", "--format", fmt]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err == (f"paralign meta-eval: error: reference B ({refs / 'newstest2021.de-en.ref.B.en'}) "
+                                     f"has the same lines as reference A ({refs / 'newstest2021.de-en.ref.A.en'}): "
+                                     "give each reference once\n")
 
 
 def test_scores_by_sys_id_are_said_to_be_so_before_any_metric_is_computed(tmp_path, capsys, monkeypatch):

@@ -522,6 +522,20 @@ def test_a_reference_given_twice_is_a_usage_error(files, capsys, monkeypatch):
     assert code == 0 and "nrefs:2" in out
 
 
+def test_a_copy_of_a_reference_is_refused_naming_both_files(files, capsys, monkeypatch):
+    """A second -r of the same lines under another name (a copy) passed the path check and was
+    scored as a second reference (nrefs:2); the library refuses the same stream twice, and the
+    command says it with the files' names (a usage error, before any system is read)."""
+    monkeypatch.chdir(files)
+    (files / "copy.txt").write_bytes((files / "r1.txt").read_bytes())
+    for fmt in ("text", "json"):
+        code, out, err = run(capsys, "paraeval", "-r", "r1.txt", "-r", "r2.txt", "-r", "copy.txt", "-i", "hyp.txt",
+                             "--resources", "none", "--format", fmt)
+        assert code == 2 and out == ""
+        assert ("paralign paraeval: error: argument -r/--reference: copy.txt has the same lines as r1.txt: give each "
+                "reference once (scored against both as against one, signed nrefs:3)") in err
+
+
 def test_a_system_given_twice_is_scored_once_in_its_first_place(tmp_path, capsys, monkeypatch):
     """The same file named twice by -i (a baseline, then a glob that matches it too; or the path
     written two ways) is one system: scored once, in its first place, with a warning naming
@@ -561,7 +575,12 @@ def test_a_glob_takes_the_files_it_matches_not_folders(tmp_path, capsys, monkeyp
     assert code == 0, err
     assert [line.split("\t")[0] for line in out.splitlines()] == ["out/close.txt", "out/far.txt"]
     code, out, err = run(capsys, *base, "-i", "out/o*")
-    assert code == 2 and out == "" and "out/o*: no file matches this pattern" in err
+    assert code == 2 and out == ""
+    # matching only a folder: said, as "no file matches" alone puzzled where `ls out/o*` lists something
+    assert ("paralign paraeval: error: out/o*: no file matches this pattern, only 1 folder (out/old), which -i "
+            "leaves out: name the files in them\n") in err
+    code, out, err = run(capsys, *base, "-i", "out/x*")
+    assert code == 2 and err.endswith("out/x*: no file matches this pattern\n")
 
 
 def test_text_names_each_system_in_one_column_of_one_line(tmp_path, capsys, monkeypatch):

@@ -20,7 +20,13 @@ from paralign.corpora.wmt import (
     system_files,
     wmt_dir,
 )
-from paralign.errors import FormatError, MismatchError, ResourceMissingError
+from paralign.errors import (
+    ConfigurationError,
+    FormatError,
+    MismatchError,
+    ResourceMissingError,
+    SameReferenceError,
+)
 from paralign.metrics.correlation import meta_evaluate, resolve_metrics
 from paralign.metrics.paraeval import ParaEval
 
@@ -37,7 +43,7 @@ def _fake(tmp_path: Path, hyp_lines: int = 3) -> Path:
     (root / "humaneval").mkdir()
     refs = root / "txt" / "references"
     (refs / "newstest2021.xx-en.ref.A.en").write_bytes(b"a b\nc\rd\ne f\n")
-    (refs / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\nc d\ne f")
+    (refs / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\nc e\ne f")  # not A's lines: two sets
     outs = root / "txt" / "system-outputs"
     for name in ("Allegro.eu", "Nemo-X", "Other", "Unranked"):
         (outs / f"newstest2021.xx-en.hyp.{name}.en").write_text("a b\nc d\ne\n", encoding="utf-8")
@@ -317,7 +323,7 @@ def test_a_bom_starting_a_file_is_not_part_of_its_first_segment_or_row(tmp_path)
         table = root / "humaneval" / name
         table.write_bytes(b"\xef\xbb\xbf" + table.read_bytes())
     data = load_wmt(root, "xx-en", segments=True)
-    assert data.references["A"] == ("a b", "c d", "e f") == data.references["B"]
+    assert data.references["A"] == ("a b", "c d", "e f")
     assert data.human["Allegro.eu"].raw == 70.1
     assert [(s.system, s.line) for s in data.segment_scores] == [("Nemo-X", 0)]
     assert list(iter_lines(refs / "newstest2021.xx-en.ref.A.en"))[0] == "a b"
@@ -410,3 +416,18 @@ def test_a_human_scores_header_is_skipped_and_another_named_as_a_header(tmp_path
     path.write_text("RAW.SCR Z.SCR N N.ALL SYS_ID NAME\n", encoding="utf-8")  # a header alone: no row
     with pytest.raises(FormatError, match="no human scores for xx-en"):
         load_human_scores(root, "xx-en")
+
+
+def test_two_reference_sets_of_the_same_lines_are_refused_naming_both(tmp_path):
+    """A folder whose ref B is a copy of ref A was loaded as two references: BLEU signed nrefs:2,
+    and ParaEval refused the streams naming no file. As --refs A,A is refused, load_wmt refuses
+    them, naming both files (the same lines after the line-end rule: CRLF, no final newline)."""
+    root = _fake(tmp_path)
+    refs = root / "txt" / "references"
+    (refs / "newstest2021.xx-en.ref.B.en").write_bytes(b"a b\r\nc d\r\ne f")
+    with pytest.raises(SameReferenceError) as caught:
+        load_wmt(root, "xx-en", ["A", "B"])
+    assert str(caught.value) == (f"reference B ({refs / 'newstest2021.xx-en.ref.B.en'}) has the same lines as "
+                                 f"reference A ({refs / 'newstest2021.xx-en.ref.A.en'}): give each reference once")
+    assert caught.value.first.startswith("reference A (") and isinstance(caught.value, ConfigurationError)
+    assert len(load_wmt(root, "xx-en", ["B"])) == 3  # one of them alone is a reference set

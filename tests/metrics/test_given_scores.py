@@ -154,6 +154,19 @@ def test_check_scored_says_when_the_file_names_systems_by_sys_id(tmp_path):
         check_scored([metric], _pair({"SMU.1": "SMU", "Nemo.7": "NVIDIA-NeMo", "Nemo.8": "NeMo-2"}))
 
 
+def test_a_name_of_the_file_that_differs_only_in_case_is_said_to(tmp_path):
+    """A file scoring 'online-W' where the outputs say 'Online-W' was "no scores for system
+    'Online-W'" with the name among those listed (or past the ten shown), no word of the case,
+    where meta-eval's warnings say it of the humans' and the outputs' names; still not matched."""
+    path = tmp_path / "m.sys.score"
+    path.write_text("".join(f"S{k} 0.{k}\n" for k in range(12)) + "online-W 0.5\n", encoding="utf-8")
+    with pytest.raises(MismatchError) as caught:
+        check_scored([given_scores(str(path))], _pair({"S1.1": "S1", "W.2": "Online-W"}))
+    assert str(caught.value).endswith(
+        ", ...); the file's 'online-W' differs only in case: not matched, as a name is matched as written (the "
+        "output files' names); rename it")
+
+
 def test_the_meta_evaluation_checks_the_systems_scored_before_computing(tmp_path):
     """`meta_evaluate` (and `meta_evaluate_levels`, through `metric_statistics`) said the bare "no
     scores for system ..." once it reached the metric; it gives check_scored's error, hint and all."""

@@ -7,14 +7,15 @@ import glob
 from contextlib import ExitStack
 from typing import IO, TYPE_CHECKING
 
+from ..corpora.outputs import read_outputs
 from ..errors import (
     ConfigurationError,
     EmptyScoringError,
-    FormatError,
     InputFileError,
     MismatchError,
     ParalignError,
-    odd_reference,
+    SameReferenceError,
+    repeated_stream,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._cluster import add_cluster_options
@@ -131,19 +132,22 @@ def read_segments(path: str) -> list[str]:
 
 def input_paths(patterns: list[str] | None) -> list[str]:
     """Each -i as given, or the sorted files its glob matches, folders left out (a glob matching
-    none: an error). A name that exists is that file, even with glob characters in it
+    none: an error, naming the folders it matches when it matches only folders). A name that exists is that file, even with glob characters in it
     (``hyp[1].txt``)."""
     import os
 
     out: list[str] = []
     for pattern in patterns or ["-"]:
         if pattern != "-" and glob.has_magic(pattern) and not os.path.exists(pattern):
-            found = sorted(path for path in glob.glob(pattern) if not os.path.isdir(path))
+            matched = sorted(glob.glob(pattern))
+            found = [path for path in matched if not os.path.isdir(path)]
             if not found:
                 import errno
 
-                raise InputFileError("no file matches this pattern", source=pattern,
-                                     errno=errno.ENOENT)
+                folders = "" if not matched else (  # `-i 'out/*'` of one folder a system: "no file" alone puzzled
+                    f", only {counted(len(matched), 'folder')} ({', '.join(matched[:3])}"
+                    f"{', ...' if len(matched) > 3 else ''}), which -i leaves out: name the files in them")
+                raise InputFileError(f"no file matches this pattern{folders}", source=pattern, errno=errno.ENOENT)
             out.extend(found)
         else:
             out.append(pattern)
@@ -181,15 +185,16 @@ def _given_before(paths: list[str]) -> dict[int, str]:
 
 
 def check_distinct_references(paths: list[str]) -> None:
-    """ConfigurationError (a usage error, before anything is read) when two -r name one file:
+    """SameReferenceError (a ConfigurationError: a usage error, before anything is read) when two -r name one file:
     scored against two copies of one reference, as if they were two, under a signature saying
     ``nrefs:2``, and a reference of another length than the outputs was named "X and X"; as
     ``meta-eval --refs A,A`` is refused."""
     again = _given_before(paths)
     if again:
         k, before = next(iter(again.items()))
-        raise ConfigurationError(f"argument -r/--reference: {input_name(paths[k])} is the same file as "
-                                 f"{input_name(before)} (given before): give each reference once")
+        first, later = input_name(before), input_name(paths[k])
+        raise SameReferenceError(f"argument -r/--reference: {later} is the same file as {first} (given before): "
+                                 "give each reference once", first=first, again=later)
 
 
 def _paper_options(args: argparse.Namespace) -> PaperOptions:
@@ -259,11 +264,19 @@ def run(args: argparse.Namespace) -> int:
 def _check_references(paths: list[str], refs: list[list[str]]) -> None:
     """MismatchError naming every reference file and its length when they differ: checked before
     any system is read, as it is the references' fault, not each system's (every system was
-    otherwise reported bad for it, one of the same length as the first reference too)."""
+    otherwise reported bad for it, one of the same length as the first reference too).
+    SameReferenceError naming the two files when two hold the same lines (a copy, as the
+    library refuses the same stream twice: :func:`paralign.errors.repeated_stream`)."""
     if len({len(stream) for stream in refs}) > 1:
         lengths = ", ".join(f"{input_name(path)} has {counted(len(stream), 'line')}"
                             for path, stream in zip(paths, refs, strict=True))
         raise MismatchError(f"the references differ in length: {lengths} (each has one line a segment)")
+    same = repeated_stream(refs)
+    if same is not None:
+        first, again = (input_name(paths[k]) for k in same)
+        raise SameReferenceError(f"argument -r/--reference: {again} has the same lines as {first}: give each "
+                                 f"reference once (scored against both as against one, signed nrefs:{len(refs)})",
+                                 first=first, again=again)
 
 
 def _read_system(path: str) -> list[str]:
@@ -274,16 +287,6 @@ def _read_system(path: str) -> list[str]:
     return hyps
 
 
-def _length_error(path: str, hyps: list[str], refs: list[list[str]], ref_paths: list[str]) -> MismatchError | None:
-    """The error naming both files when the -i file `path` (its `hyps`) has another length than
-    the references, else None."""
-    for ref_path, stream in zip(ref_paths, refs, strict=True):
-        if len(stream) != len(hyps):
-            return MismatchError(f"{input_name(ref_path)} has {counted(len(stream), 'line')} but the "
-                                 f"hypothesis {input_name(path)} has {len(hyps)}")
-    return None
-
-
 def _read_systems(args: argparse.Namespace, paths: list[str],
                   refs: list[list[str]]) -> tuple[list[tuple[str, list[str]]], dict[int, tuple[str, str]]]:
     """The systems that can be scored, and the others: their index among `paths` -> (path, why).
@@ -292,32 +295,22 @@ def _read_systems(args: argparse.Namespace, paths: list[str],
     another length than the references is reported on stderr and left out, so the others are
     still scored. One -i, every system bad, or a bad baseline of --paired-bs stop the run (exit
     1); a file that cannot be opened stops it as a usage error, as in every command; and so do
-    references of another length than every system read, two or more of one length
-    (:func:`paralign.errors.odd_reference`, as meta-eval's): each system was reported bad for them."""
-    read: dict[int, list[str] | ParalignError] = {}
-    for k, path in enumerate(paths):
-        try:
-            read[k] = _read_system(path)
-        except (EmptyScoringError, FormatError, InputFileError) as exc:
-            if len(paths) == 1 or getattr(exc, "cannot_open", False):
-                raise
-            read[k] = exc
-    fault = odd_reference(len(refs[0]), [len(hyps) for hyps in read.values() if isinstance(hyps, list)])
-    if fault is not None:
-        raise MismatchError(fault, source=" and ".join(input_name(path) for path in args.reference))
-    systems: list[tuple[str, list[str]]] = []
-    bad: dict[int, tuple[str, str]] = {}
-    for k, path in enumerate(paths):
-        hyps = read[k]
-        if isinstance(hyps, list):
-            error = _length_error(path, hyps, refs, args.reference)
-            if error is None:
-                systems.append((path, hyps))
-                continue
-            if len(paths) == 1:
-                raise error
-            hyps = error
-        bad[k] = (path, str(hyps))
+    references of another length than every system read, two or more of one length: each system
+    was reported bad for them. Read by :func:`paralign.corpora.outputs.read_outputs`, meta-eval's
+    rule too."""
+    count = len(refs[0])  # the references' lengths are one (_check_references)
+
+    def length_error(k: int, hyps: list[str]) -> MismatchError:
+        return MismatchError(f"{input_name(args.reference[0])} has {counted(count, 'line')} but the "
+                             f"hypothesis {input_name(paths[k])} has {len(hyps)}")
+
+    def fatal(error: ParalignError) -> bool:
+        return len(paths) == 1 or getattr(error, "cannot_open", False)
+
+    kept, errors = read_outputs(dict(enumerate(paths)), _read_system, count,
+                                " and ".join(input_name(path) for path in args.reference), length_error, fatal)
+    systems = [(paths[k], hyps) for k, hyps in kept.items()]
+    bad = {k: (paths[k], str(error)) for k, error in errors.items()}
     if args.paired_bs and 0 in bad:
         raise EmptyScoringError(f"the baseline of --paired-bs (the first -i) cannot be scored: {bad[0][1]}")
     for _, message in bad.values():

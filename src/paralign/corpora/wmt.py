@@ -24,12 +24,12 @@ from pathlib import Path
 
 from ..errors import (
     FormatError,
-    InputFileError,
     MismatchError,
     ParalignError,
     ResourceMissingError,
+    SameReferenceError,
     counted,
-    odd_reference,
+    repeated_stream,
 )
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
@@ -44,6 +44,7 @@ from ..textio import (
     strip_bom,
 )
 from .base import BadPair
+from .outputs import read_outputs
 
 PREFIX = "newstest2021"
 HUMAN = "HUMAN"
@@ -360,6 +361,13 @@ class WMTPair:
         others = self.unscored if name in self.missing else self.missing if name in self.unscored else ()
         return next((other for other in others if other.casefold() == name.casefold()), None)
 
+    @property
+    def case_twins(self) -> tuple[tuple[str, str], ...]:
+        """(human-scored name, output's name) of each name of :attr:`missing` that one of
+        :attr:`unscored` differs from only in case (:meth:`case_twin`), in the order of
+        :attr:`missing`: what ``meta-eval``'s warnings say of them, as data (``case_twins`` in its JSON)."""
+        return tuple((name, twin) for name in self.missing if (twin := self.case_twin(name)) is not None)
+
     def reference_streams(self, labels: Sequence[str]) -> list[tuple[str, ...]]:
         """Reference streams in sacrebleu layout for the given labels."""
         try:
@@ -379,12 +387,14 @@ def load_wmt(
 
     Every file must have as many lines as the first reference. A reference that does not, or
     cannot be read, raises MismatchError (FormatError, InputFileError) naming the file (and the
-    first reference, whose length it differs from: :func:`_check_reference_sets`). A system
+    first reference, whose length it differs from: :func:`_check_reference_sets`); two reference
+    sets of the same lines raise SameReferenceError naming both (:func:`_check_distinct_sets`). A system
     output that does not, or cannot be read, is left out and recorded in `skipped`
     (:class:`SkippedSystem`, naming the file and line): one bad output must not lose the other
     systems' figures (the caller reports it, and decides when too few systems are left). When
     two or more outputs are read and all have one length, not the first reference's, one
-    MismatchError names the reference (:func:`_check_reference_length`).
+    MismatchError names the reference (:func:`paralign.corpora.outputs.read_outputs`, the rule
+    ``paralign paraeval`` reads its -i files by).
     """
     ref_paths = reference_files(root, pair)
     if not ref_paths:
@@ -396,32 +406,37 @@ def load_wmt(
             raise MismatchError(f"{pair}: no reference {label!r} (have {sorted(ref_paths)})")
         references[label] = tuple(iter_lines(ref_paths[label]))
         _check_reference_sets(references, ref_paths)
+    _check_distinct_sets(references, ref_paths)
     human = load_human_scores(root, pair)
     outputs = system_files(root, pair)
     unscored = [name for name in outputs if name not in human]
-    read: dict[str, tuple[str, ...] | ParalignError] = {}
-    for name, path in outputs.items():
-        if name in human:
-            try:
-                read[name] = tuple(iter_lines(path))
-            except (FormatError, InputFileError) as exc:
-                read[name] = exc
     count = len(references[labels[0]])
-    _check_reference_length(ref_paths[labels[0]], count, read)
-    systems: dict[str, tuple[str, ...]] = {}
-    skipped: list[SkippedSystem] = []
-    for name, path in outputs.items():  # in file order
-        lines = read.get(name)
-        if isinstance(lines, tuple) and len(lines) != count:
-            lines = _length_error(lines, count, path)
-        if isinstance(lines, tuple):
-            systems[name] = lines
-        elif lines is not None:
-            skipped.append(SkippedSystem.of(name, path, lines))
+    systems, bad = read_outputs({name: path for name, path in outputs.items() if name in human},
+                                _read_output, count, str(ref_paths[labels[0]]),
+                                lambda name, lines: _length_error(lines, count, outputs[name]))
+    skipped = [SkippedSystem.of(name, outputs[name], error) for name, error in bad.items()]  # in file order
     missing = tuple(sorted(set(human) - set(systems) - {s.name for s in skipped}))
     scored = {n: human[n] for n in systems}
     judged = load_segment_scores(root, pair, scored, count) if segments else ()
     return WMTPair(pair, references, systems, scored, tuple(unscored), missing, judged, tuple(skipped))
+
+
+def _check_distinct_sets(references: dict[str, tuple[str, ...]], paths: dict[str, Path]) -> None:
+    """SameReferenceError naming the two reference sets of `references` (label -> lines) that
+    hold the same lines (:func:`paralign.errors.repeated_stream`): a folder whose ref B is a copy
+    of ref A was scored as two references, BLEU signed nrefs:2, and ParaEval refused the
+    streams without naming a file; as ``--refs A,A`` is refused."""
+    labels = list(references)
+    same = repeated_stream([references[label] for label in labels])
+    if same is not None:
+        first, again = (f"reference {labels[k]} ({paths[labels[k]]})" for k in same)
+        raise SameReferenceError(f"{again} has the same lines as {first}: give each reference once",
+                                 first=first, again=again)
+
+
+def _read_output(path: Path) -> tuple[str, ...]:
+    """A system output's segments."""
+    return tuple(iter_lines(path))
 
 
 def _length_error(lines: tuple[str, ...], count: int, path: Path) -> MismatchError:
@@ -438,14 +453,3 @@ def _check_reference_sets(references: dict[str, tuple[str, ...]], paths: dict[st
         raise MismatchError(f"{counted(len(last), 'line')}, but reference {first} ({paths[first]}) has "
                             f"{len(lines)}: the reference sets are not of one test set, or one is cut short",
                             source=str(paths[label]))
-
-
-def _check_reference_length(reference: Path, count: int, read: dict[str, tuple[str, ...] | ParalignError]) -> None:
-    """MismatchError naming the `reference` (of `count` lines) when the system outputs `read`
-    are two or more of one length, not its (:func:`paralign.errors.odd_reference`): of another
-    test set, or one side cut short (an empty reference). Each system was left out as of the wrong
-    length instead, and the run ended with "none of the 3 systems with human scores could be
-    read"."""
-    fault = odd_reference(count, [len(lines) for lines in read.values() if isinstance(lines, tuple)])
-    if fault is not None:
-        raise MismatchError(fault, source=str(reference))

@@ -307,6 +307,9 @@ class MetaEvaluation:
     #: systems with no segment DA score, left out of the segment level (``unjudged`` in JSON
     #: when the segment level was measured)
     unjudged: tuple[str, ...] = ()
+    #: (human-scored name, output's name) of the systems left out whose two names differ only in
+    #: case (`corpora.wmt.WMTPair.case_twins`; ``case_twins`` in JSON, as the warnings say it)
+    case_twins: tuple[tuple[str, str], ...] = ()
     #: meta-eval's own signature (``pair``, ``refs``, ``level``, ``human``, ``text``, ``scores``, ``bs``, ``seed``:
     #: :func:`.meta_signature.meta_signature`); `signatures` are the metrics'
     signature: str = ""
@@ -345,6 +348,7 @@ class MetaEvaluation:
             "unscored": list(self.unscored), "missing": list(self.missing),
             **({"unjudged": list(self.unjudged)} if self.level != "system" else {}),
             "skipped_systems": [s.to_dict() for s in self.skipped],
+            "case_twins": [{"human": human, "output": output} for human, output in self.case_twins],
             # `resamples` as every other command's JSON names it; `n_resamples` until paralign 0.3
             "resamples": self.n_resamples, "n_resamples": self.n_resamples, "seed": self.seed,
             "signature": self.signature, "signatures": self.signatures}
@@ -518,7 +522,7 @@ def meta_evaluate(
     tested = {name: res if res.interval_reason else with_tests(res, baselines) for name, res in results.items()}
     return MetaEvaluation(data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, tested,
                           signatures_of(metrics, len(refs)), tuple(data.unscored),
-                          tuple(data.missing), human, skipped=tuple(data.skipped),
+                          tuple(data.missing), human, skipped=tuple(data.skipped), case_twins=data.case_twins,
                           signature=meta_signature(data, refs, "system", n_resamples, seed,
                                                    given_digests(metrics)))
 

@@ -80,9 +80,15 @@ class GivenScores:
 def _no_scores(system: str, scores: Mapping[str, object], source: str, hint: str = "") -> MismatchError:
     """The error of a correlated system a scores file has no score for: a name spelt otherwise
     (WMT21's COMET "Nemo" is the output "NVIDIA-NeMo"), naming the file and the systems it scores,
-    then `hint` (:func:`_sys_id_hint`)."""
+    then `hint` (:func:`_sys_id_hint`), or the file's name that differs from `system` only in
+    case, said as the humans' and the outputs' case twins are (``meta-eval``'s warnings): 'online-W'
+    for 'Online-W' was one name among ten shown, or past them, with no word of the case."""
     names = sorted(scores)
     shown = ", ".join(names[:10]) + (", ..." if len(names) > 10 else "")
+    twin = next((name for name in names if name.casefold() == system.casefold()), None)
+    if twin is not None and not hint:
+        hint = (f"; the file's {twin!r} differs only in case: not matched, as a name is matched as written "
+                "(the output files' names); rename it")
     return MismatchError(f"no scores for system {system!r} (the file scores {counted(len(names), 'system')}: "
                          f"{shown}){hint}", source=source)
 

@@ -351,7 +351,7 @@ def meta_evaluate_levels(
         result = MetaEvaluation(
             data.pair, tuple(refs), tuple(data.systems), n_resamples, seed, {},
             signatures_of(metrics, len(refs), level), tuple(data.unscored),
-            tuple(data.missing), skipped=tuple(data.skipped))
+            tuple(data.missing), skipped=tuple(data.skipped), case_twins=data.case_twins)
     else:
         result = meta_evaluate(data, refs, metrics, n_resamples=n_resamples, seed=seed,
                                statistics=statistics, counts=counts)

@@ -5,12 +5,21 @@ silently, or a count mismatch that did not say what was wrong."""
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 import paralign
-from paralign.errors import InputTypeError, MismatchError, ParalignError
+from paralign.errors import (
+    ConfigurationError,
+    InputTypeError,
+    MismatchError,
+    ParalignError,
+    SameReferenceError,
+    repeated_stream,
+)
 from paralign.metrics.paraeval import GradedParaEval, ParaEval, get_config
-from paralign.metrics.paraeval.scoring import paraeval, scorer
+from paralign.metrics.paraeval.scoring import paraeval, scorer, systems_scores
 from paralign.paraphrases import ParaphraseTable
 
 
@@ -157,3 +166,43 @@ def test_the_option_types_name_every_setting_they_pass_on() -> None:
     assert set(ScorerOptions.__annotations__) == set(paper_option_names()) | {
         "resources", "tables", "sources", "max_length", "progress", "encoder", "device"}
     assert set(ConfigChanges.__annotations__) | {"weights"} == {f.name for f in dataclasses.fields(Config)}
+
+
+def test_the_same_reference_set_twice_is_refused_naming_the_two(any_scorer) -> None:
+    """Two streams of the same segments were scored as one under a signature saying nrefs:2 (as
+    ``paralign paraeval -r X -r X``, a usage error there). Compared by contents: the scorers take
+    no path, and streams alike score as one whatever they were read from."""
+    refs = ["the cat sat", "a dog ran"]
+    with pytest.raises(SameReferenceError, match="reference stream 3 has the same segments as reference "
+                                                 "stream 1: give each reference once"):
+        any_scorer.segment_stats(["the cat", "a dog"], [refs, ["x y", "z w"], list(refs)])
+    with pytest.raises(SameReferenceError, match="stream 2 has the same segments as reference stream 1") as caught:
+        any_scorer.prepare_cached([refs, tuple(refs)])
+    assert (caught.value.first, caught.value.again) == ("reference stream 1", "reference stream 2")
+    assert isinstance(caught.value, ConfigurationError) and "nrefs:2" in str(caught.value)
+    again = pickle.loads(pickle.dumps(caught.value))  # sent back from a worker
+    assert (type(again), str(again), again.again) == (SameReferenceError, str(caught.value), "reference stream 2")
+    assert any_scorer.prepare([refs, ["the cat sat", "a dog"]]).nrefs == 2  # one segment differs: two sets
+
+
+def test_one_segment_alike_in_two_references_is_two_translators_agreeing(any_scorer) -> None:
+    """One segment's references (sentence_score's) and streams of one segment are not checked:
+    two translators may write one sentence alike."""
+    assert any_scorer.prepare([["thank you ."], ["thank you ."]]).nrefs == 2
+    assert repeated_stream([["a"], ["a"]]) is None and repeated_stream([["a", "b"], ["c", "d"], ["a", "b"]]) == (0, 2)
+
+
+def test_systems_scores_refuses_the_same_reference_set_in_this_process(monkeypatch) -> None:
+    """systems_scores (paraeval's many systems) says it as the scorer does, before any worker
+    starts: with workers it was a task's failure, raised back from a worker."""
+    import paralign.metrics.paraeval.scoring as scoring
+
+    def no_batch(*args, **kwargs):
+        raise AssertionError("the batch ran")
+
+    monkeypatch.setattr(scoring, "run_chunks", no_batch)
+    refs = ["the cat sat", "a dog ran"]
+    with pytest.raises(SameReferenceError, match="reference stream 2 has the same segments as reference stream 1"):
+        systems_scores(GradedParaEval(get_config("default"), ()), [["the cat", "a dog"]], [refs, refs], workers=2)
+    with pytest.raises(SameReferenceError):
+        paraeval(["the cat", "a dog"], [refs, refs], "paper", resources=[])

@@ -19,9 +19,11 @@ from ...errors import (
     EmptyScoringError,
     InputTypeError,
     MismatchError,
+    SameReferenceError,
     check_texts,
     is_text,
     lone_in,
+    repeated_stream,
     shown_value,
 )
 from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
@@ -37,7 +39,8 @@ def check_hypotheses(hypotheses: object, *, scoring: bool = False) -> None:
 
 
 def check_references(references: object) -> int:
-    """Reference streams in sacrebleu's layout, all of one length; that length (segments)."""
+    """Reference streams in sacrebleu's layout, all of one length, no two the same
+    (SameReferenceError: :func:`paralign.errors.repeated_stream`); that length (segments)."""
     if isinstance(references, str) or not isinstance(references, Sequence):
         raise InputTypeError(
             "references must be a list of reference streams (lists of str, one str per segment),"
@@ -54,6 +57,12 @@ def check_references(references: object) -> int:
     lengths = [len(stream) for stream in references]
     if len(set(lengths)) != 1:
         raise MismatchError(f"reference streams have different numbers of segments: {lengths}")
+    same = repeated_stream(references)
+    if same is not None:
+        first, again = (f"reference stream {k + 1}" for k in same)
+        raise SameReferenceError(f"{again} has the same segments as {first}: give each reference once "
+                                 f"(scored against both as against one, signed nrefs:{len(references)})",
+                                 first=first, again=again)
     return lengths[0]
 
 

@@ -28,7 +28,7 @@ from ..significance import (
 )
 from .configs import DEFAULT, Config, get_config
 from .graded import COLUMNS, GradedParaEval, score_parts
-from .inputs import check_hypotheses, check_names
+from .inputs import check_hypotheses, check_names, check_references
 from .paper import STAT_COLUMNS, PaperOptions, ParaEval, ParaEvalMetric, build_sources
 
 if TYPE_CHECKING:
@@ -182,7 +182,10 @@ def systems_scores(
     and indexes the references on its first system, as this process would. The paper scorer
     matches each system's segments there instead (its chunks of 256). The numbers are the same
     wherever they are computed; a task that fails stops the scoring (a corpus score has no place
-    for a missing system)."""
+    for a missing system). The references are checked here first (:func:`.inputs.check_references`:
+    the same set twice, streams of two lengths), so their error is raised in this process as
+    itself, before any worker starts, not once a worker's task has failed on it."""
+    check_references(references)
     if isinstance(item, GradedParaEval):
         task = functools.partial(_systems_chunk, item, [list(stream) for stream in references], sentence_level,
                                  with_stats)
