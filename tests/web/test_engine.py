@@ -8,8 +8,9 @@ from paralign.alignment import Alignment
 from paralign.errors import ConfigurationError, FormatError
 from paralign.metrics.paraeval import ParaEval
 from paralign.paraphrases import ParaphraseTable
-from paralign.web.engine import Engine, _source_name
+from paralign.web.engine import Engine
 from paralign.web.results import link_confidences
+from paralign.web.table_rows import table_name
 
 
 def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:
@@ -26,9 +27,9 @@ def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:
 def test_table_names_are_file_names_made_unique(tmp_path) -> None:
     path = tmp_path / "pp.tsv"
     path.write_text("a\tb\n", encoding="utf-8")
-    assert _source_name(str(path), ()) == "pp.tsv"
-    assert _source_name(f"{path}:0.5", ("pp.tsv",)) == "pp.tsv-2"
-    assert _source_name(str(path), ("pp.tsv", "pp.tsv-2")) == "pp.tsv-3"
+    assert table_name(str(path), ()) == "pp.tsv"
+    assert table_name(f"{path}:0.5", ("pp.tsv",)) == "pp.tsv-2"
+    assert table_name(str(path), ("pp.tsv", "pp.tsv-2")) == "pp.tsv-3"
 
 
 def test_a_table_is_read_through_the_progress_of_the_load(tmp_path) -> None:

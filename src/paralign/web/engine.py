@@ -31,7 +31,6 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
 from ..aligners.exact import ExactAligner
@@ -63,7 +62,7 @@ from ..textio import bad_byte
 from .models import BATCH_PAIRS, LIMITS
 from .problems import FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
-from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_path
+from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_name
 from .turns import TurnLock
 
 T = TypeVar("T")
@@ -195,14 +194,6 @@ def without_binary_lines(text: str) -> tuple[str, dict[int, str]]:
     return "\n".join(lines), reasons
 
 
-def _source_name(spec: str, taken: Iterable[str]) -> str:
-    """A table's name in the app: its file name (without ``:threshold``), made unique."""
-    base = Path(table_path(spec)).name
-    taken = set(taken)
-    return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
-                if name not in taken)
-
-
 @dataclass
 class Engine:
     """The loaded resources and one method per kind of request (see the module's docstring)."""
@@ -254,7 +245,7 @@ class Engine:
         for spec in config.tables:
             rows = None if progress is None else (
                 lambda items, spec=spec: progress(items, f"reading {spec}", None))
-            name = _source_name(spec, sources)
+            name = table_name(spec, sources)
             sources[name] = load_source(spec, progress=rows)
             first_table = first_table or name
             file = table_file(spec, sources[name])

@@ -16,9 +16,11 @@ Not for: loading the sources (:mod:`.engine`) or showing the rows (:mod:`.api`, 
 
 from __future__ import annotations
 
+import itertools
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..paraphrases import ParaphraseSource, Score, built_in_named, source_spec_parts
@@ -126,6 +128,14 @@ def table_file(spec: str, source: ParaphraseSource) -> TableFile | None:
     if built_in_named(spec) is not None:
         return None
     return TableFile.of(spec, getattr(source, "threshold", None))
+
+
+def table_name(spec: str, taken: Iterable[str]) -> str:
+    """A table's name in the app: its file name (without ``:threshold``), made unique."""
+    base = Path(table_path(spec)).name
+    taken = set(taken)
+    return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
+                if name not in taken)
 
 
 def table_path(spec: str) -> str:
