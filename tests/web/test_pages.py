@@ -616,3 +616,28 @@ def test_a_preset_the_aligner_does_not_take_is_refused_in_the_forms_terms(client
     batch = client.post("/similarity/batch", data={"pairs": "a\tb\n", "aligner": aligner, "preset": "paper"},
                         headers={"accept": "text/html"})
     assert batch.status_code == 422 and f"preset: the {aligner} aligner takes the preset {takes}" in unescape(batch.text)
+
+
+def test_the_docs_paraphrases_example_gives_rows_from_the_default_source(client, engine) -> None:
+    """The /docs example asked the first source loaded (ppdb, even on a server started with
+    --table) for "car", whatever that source held: on ``serve --table small.tsv`` it looked in
+    PPDB, not the user's table, and on a server with the user's table alone it found 0 rows.
+    It asks the source a lookup naming none asks (the first --table), for "car" where that source
+    has it, else for the first phrase of letters in the table: run as shown, it gives rows."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    def example(answer) -> dict:
+        return json.loads(re.search(r"api/paraphrases -H [^\n]* -d '([^']*)'", unescape(answer.text)).group(1))
+
+    assert example(client.get("/docs")) == {"phrase": "cat", "table": "small.tsv"}
+    for sources in ({"ppdb": engine.sources["ppdb"]}, {"wordnet": engine.sources["wordnet"]}):
+        with TestClient(create_app(engine=Engine(sources, engine.scorer, {}))) as other:
+            body = example(other.get("/docs"))
+            assert body == {"phrase": "car", "table": next(iter(sources))}
+            assert other.post("/api/paraphrases", json=body).json()["total"] > 0
+    assert client.post("/api/paraphrases", json=example(client.get("/docs"))).json()["total"] == 2

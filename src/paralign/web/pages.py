@@ -53,6 +53,7 @@ from .models import (
     shown_bytes,
 )
 from .problems import describe, field_errors, not_utf8
+from .table_rows import EXAMPLE_PHRASE, example_phrase
 
 router = APIRouter(include_in_schema=False)
 
@@ -105,7 +106,7 @@ EXAMPLES: dict[str, dict[str, str | list[str]]] = {
     "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
                       "config": "default"},
     "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
-    "/api/paraphrases": {"phrase": "car", "table": "ppdb"},
+    "/api/paraphrases": {"phrase": EXAMPLE_PHRASE},  # docs_page names the source and a phrase it has
 }
 
 
@@ -569,10 +570,13 @@ def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES
 
 @page_route("/docs")
 async def docs_page(request: Request) -> HTMLResponse:
-    """The API docs; the paraphrases example names a source this server loaded (the first),
-    so that it works as shown whatever was loaded. Made on the event loop, as the home page."""
-    tables = list(api.engine_of(request).sources)
-    lookup = {"phrase": EXAMPLES["/api/paraphrases"]["phrase"], **({"table": tables[0]} if tables else {})}
+    """The API docs; the paraphrases example asks the source a lookup naming none asks (the first
+    --table, else the first source) for a phrase it has (:func:`.table_rows.example_phrase`), so
+    that it gives rows as shown whatever was loaded. Made on the event loop, as the home page."""
+    engine = api.engine_of(request)
+    source = engine.sources.get(engine.default_table)
+    lookup = ({"phrase": example_phrase(source), "table": engine.default_table} if source is not None
+              else EXAMPLES["/api/paraphrases"])
     return render(request, "docs.html", operations=operations(request.app.openapi(),
                                                               {**EXAMPLES, "/api/paraphrases": lookup}),
                   base=str(request.base_url).rstrip("/"))

@@ -25,6 +25,7 @@ from typing import Any
 
 from ..paraphrases import (
     ParaphraseSource,
+    ParaphraseTable,
     Score,
     WordNetSynonyms,
     built_in_named,
@@ -158,6 +159,22 @@ def table_source(spec: str, sources: Mapping[str, ParaphraseSource], progress: P
                                                  else getattr(source, "built_in", None)):
             return name, source
     return table_name(spec, sources), load_source(spec, progress=progress)
+
+
+#: The phrase the API docs page looks up in its paraphrases example where the source has it.
+EXAMPLE_PHRASE = "car"
+
+
+def example_phrase(source: ParaphraseSource) -> str:
+    """A phrase `source` has paraphrases of, for the API docs page's example: :data:`EXAMPLE_PHRASE`
+    where a table holds it (and in WordNet, which does), else the table's first phrase of letters
+    (else its first): the example asked every source for "car", and a user's table without it
+    answered 0 rows. Cheap (a table's phrases in memory, no WordNet lookup): the page is made on
+    the event loop."""
+    if not isinstance(source, ParaphraseTable) or EXAMPLE_PHRASE in source:
+        return EXAMPLE_PHRASE
+    phrases = list(itertools.islice(source.phrases(), 1000))
+    return next((p for p in phrases if p.replace(" ", "").isalpha()), phrases[0] if phrases else EXAMPLE_PHRASE)
 
 
 def table_path(spec: str) -> str:
