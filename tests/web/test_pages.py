@@ -641,3 +641,20 @@ def test_the_docs_paraphrases_example_gives_rows_from_the_default_source(client,
             assert body == {"phrase": "car", "table": next(iter(sources))}
             assert other.post("/api/paraphrases", json=body).json()["total"] > 0
     assert client.post("/api/paraphrases", json=example(client.get("/docs"))).json()["total"] == 2
+
+
+def test_the_paraphrases_form_names_its_fields_as_the_query_and_the_api_do(client) -> None:
+    """The form's fields were labelled "source" and "show at most" while the address it makes and
+    the API call them table and limit (``/paraphrases?phrase=cat&table=ppdb&limit=5``): a user
+    moving from the page to the API or a kept link had to guess which was which. Each label is
+    the field's name, with what it means said beside it (its title)."""
+    import re
+
+    from paralign.web.models import ParaphrasesRequest
+
+    form = client.get("/paraphrases").text
+    labels = dict(re.findall(r'<label for="(\w+)"[^>]*>([^<]*)</label>', form))
+    names = dict(re.findall(r'id="(\w+)" name="(\w+)"', form))
+    assert labels == {name: name for name in ParaphrasesRequest.model_fields} == names
+    assert 'title="the most paraphrases listed, best first' in form
+    assert "--top-k" in ParaphrasesRequest.model_fields["limit"].description
