@@ -75,7 +75,7 @@ def test_unknown_routes_and_methods_answer_in_the_error_shape(client) -> None:
     wrong = client.get("/api/align")
     assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
     assert wrong.json() == {"error": "GET /api/align is not allowed: use POST", "detail": []}
-    assert client.post("/api/info").json()["error"] == "POST /api/info is not allowed: use GET"
+    assert client.post("/api/info").json()["error"] == "POST /api/info is not allowed: use GET or HEAD"
     assert client.get("/static/missing.css").json()["detail"] == []
 
 
@@ -307,3 +307,15 @@ def test_a_form_posted_to_a_page_gets_that_page_s_answer(client) -> None:
                                      "(application/x-www-form-urlencoded, answered as GET /align), not text/plain")
     assert client.post("/", json={}).status_code == 405 and client.post("/docs", data=form).status_code == 405
     assert "is sent on to its API route (<code>POST /api/align</code>) with 308" in client.get("/docs").text
+
+
+def test_a_wrong_method_on_a_page_names_every_method_its_address_takes(client) -> None:
+    """With a page's GET route and its POST route two routes, a PUT /align was answered with the
+    methods of the first alone ("use POST", Allow: POST): the Allow header and the message name
+    every method of every route at that address."""
+    wrong = client.put("/align")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "GET, HEAD, POST"
+    assert wrong.json()["error"] == "PUT /align is not allowed: use GET or HEAD or POST"
+    assert client.delete("/").headers["allow"] == "GET, HEAD"
+    assert client.get("/api/align").headers["allow"] == "POST"
+    assert client.post("/api/info").headers["allow"] == "GET, HEAD"  # HEAD too: the health check's
