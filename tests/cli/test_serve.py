@@ -247,11 +247,13 @@ def test_a_gzip_file_of_several_members_is_read_as_paralign_similarity_reads_it(
     page.goto(server + "similarity/batch")
     files = {"two.tsv.gz": members, "padded.tsv.gz": gzip.compress(first.encode()) + bytes(100) + members + bytes(9),
              "empty.tsv.gz": gzip.compress(b"") + members, "junk.tsv.gz": members + b"junk",
-             "cut.tsv.gz": members[:-5]}
+             "cut.tsv.gz": members[:-5], "trailing.tsv.gz": gzip.compress(first.encode()) + bytes(50)}
     for name, data in files.items():
         (tmp_path / name).write_bytes(data)
     assert _chosen(page, tmp_path / "two.tsv.gz")[0] == first + second
     assert _chosen(page, tmp_path / "padded.tsv.gz")[0] == first + first + second
+    box, note = _chosen(page, tmp_path / "trailing.tsv.gz")  # one member, then only zeros
+    assert box == first and "read into the box" in note
     box, note = _chosen(page, tmp_path / "empty.tsv.gz")
     assert box == first + second and "read into the box" in note
     box, note = _chosen(page, tmp_path / "junk.tsv.gz")

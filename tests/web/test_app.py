@@ -6,6 +6,8 @@ import asyncio
 import json
 from collections.abc import Callable
 
+import pytest
+
 from paralign.metrics.paraeval import ParaEval
 from paralign.paraphrases import ParaphraseTable
 from paralign.web.app import BodyLimit, create_app
@@ -73,7 +75,7 @@ def test_unknown_routes_and_methods_answer_in_the_error_shape(client) -> None:
     wrong = client.get("/api/align")
     assert wrong.status_code == 405 and wrong.headers["allow"] == "POST"
     assert wrong.json() == {"error": "GET /api/align is not allowed: use POST", "detail": []}
-    assert client.post("/api/info").json()["error"] == "POST /api/info is not allowed: use GET"
+    assert client.post("/api/info").json()["error"] == "POST /api/info is not allowed: use GET or HEAD"
     assert client.get("/static/missing.css").json()["detail"] == []
 
 
@@ -265,3 +267,55 @@ def test_info_answers_while_every_worker_thread_waits_for_the_engine() -> None:
     answers = _stopped_while_busy(Engine({"held": HeldTable("held")}, ParaEval(), {}), 45, 1.0, ask_info)
     assert infos == [200, 200, 200]
     assert len(answers) == 45
+
+
+@pytest.mark.parametrize(("page", "body"), [
+    ("/align", {"source": "The cat sat.", "target": "A cat sat."}),
+    ("/similarity", {"source": "The cat sat.", "target": "A cat sat."}),
+    ("/paraeval", {"hypothesis": "the cat sat", "references": ["a cat sat"]}),
+    ("/lattice", {"sentences": ["the cat sat", "a cat sat"]}),
+    ("/paraphrases", {"phrase": "cat"}),
+    ("/similarity/batch", {"pairs": "The cat sat.\tA cat sat.\n"}),
+])
+def test_json_posted_to_a_page_is_sent_on_to_its_api_route(client, page, body) -> None:
+    """``fetch("/align", {method: "POST", body: JSON})`` (the page's address, where the API's is
+    /api/align) answered 405 "use GET or HEAD", and /similarity/batch an HTML page refusing the
+    content type: the JSON is sent on to the API route with 308, which keeps the method and body
+    (fetch and ``curl -L`` follow it), and the answer is the API's."""
+    moved = client.post(page, json=body, follow_redirects=False)
+    assert moved.status_code == 308 and moved.headers["location"] == f"/api{page}"
+    assert moved.json()["error"].startswith(f"POST {page} is a page: the JSON API answers at POST /api{page}")
+    answer = client.post(page, json=body)
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/json"
+    assert answer.json() == client.post(f"/api{page}", json=body).json()
+    assert client.post(f"{page}?x=1", json=body, follow_redirects=False).headers["location"] == f"/api{page}?x=1"
+
+
+def test_a_form_posted_to_a_page_gets_that_page_s_answer(client) -> None:
+    """A form posted to /align (``<form method="post" action="/align">``: the page's own form
+    sends GET) answered 405 in JSON: it is answered 303 to the page with the form's fields as its
+    query, so the browser shows the page's answer at an address that can be kept. Another body is
+    415, saying what the address takes."""
+    form = {"source": "The cat sat.", "target": "A cat sat.", "preset": "paper"}
+    moved = client.post("/align", data=form, follow_redirects=False)
+    assert moved.status_code == 303 and moved.headers["location"] == "/align?source=The+cat+sat.&target=A+cat+sat.&preset=paper"
+    page = client.post("/align", data=form, headers={"accept": "text/html"})
+    assert page.status_code == 200 and 'id="pharaoh"' in page.text and str(page.url).endswith("preset=paper")
+    plain = client.post("/align", content=b"The cat sat.", headers={"content-type": "text/plain"})
+    assert plain.status_code == 415
+    assert plain.json()["error"] == ("POST /align takes JSON (sent on to POST /api/align) or a form "
+                                     "(application/x-www-form-urlencoded, answered as GET /align), not text/plain")
+    assert client.post("/", json={}).status_code == 405 and client.post("/docs", data=form).status_code == 405
+    assert "is sent on to its API route (<code>POST /api/align</code>) with 308" in client.get("/docs").text
+
+
+def test_a_wrong_method_on_a_page_names_every_method_its_address_takes(client) -> None:
+    """With a page's GET route and its POST route two routes, a PUT /align was answered with the
+    methods of the first alone ("use POST", Allow: POST): the Allow header and the message name
+    every method of every route at that address."""
+    wrong = client.put("/align")
+    assert wrong.status_code == 405 and wrong.headers["allow"] == "GET, HEAD, POST"
+    assert wrong.json()["error"] == "PUT /align is not allowed: use GET or HEAD or POST"
+    assert client.delete("/").headers["allow"] == "GET, HEAD"
+    assert client.get("/api/align").headers["allow"] == "POST"
+    assert client.post("/api/info").headers["allow"] == "GET, HEAD"  # HEAD too: the health check's

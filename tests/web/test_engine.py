@@ -8,8 +8,9 @@ from paralign.alignment import Alignment
 from paralign.errors import ConfigurationError, FormatError
 from paralign.metrics.paraeval import ParaEval
 from paralign.paraphrases import ParaphraseTable
-from paralign.web.engine import Engine, _source_name
+from paralign.web.engine import Engine
 from paralign.web.results import link_confidences
+from paralign.web.table_rows import table_name
 
 
 def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:
@@ -26,9 +27,9 @@ def test_confidences_are_the_alignments_own_in_the_unit_interval() -> None:
 def test_table_names_are_file_names_made_unique(tmp_path) -> None:
     path = tmp_path / "pp.tsv"
     path.write_text("a\tb\n", encoding="utf-8")
-    assert _source_name(str(path), ()) == "pp.tsv"
-    assert _source_name(f"{path}:0.5", ("pp.tsv",)) == "pp.tsv-2"
-    assert _source_name(str(path), ("pp.tsv", "pp.tsv-2")) == "pp.tsv-3"
+    assert table_name(str(path), ()) == "pp.tsv"
+    assert table_name(f"{path}:0.5", ("pp.tsv",)) == "pp.tsv-2"
+    assert table_name(str(path), ("pp.tsv", "pp.tsv-2")) == "pp.tsv-3"
 
 
 def test_a_table_is_read_through_the_progress_of_the_load(tmp_path) -> None:
@@ -195,3 +196,32 @@ def test_the_loaded_server_bounds_every_aligner_s_pair_cache(engine) -> None:
     assert all(isinstance(c, CappedDict) and c.limit == SERVE_PAIR_CACHE_SIZE for c in caches)
     if "contextual-alignment" in engine.signals:  # the neural extra is installed
         assert engine.signals["contextual-alignment"].aligner.lexical._sim_cache in caches
+
+
+def test_a_table_naming_a_built_in_already_loaded_is_that_source_loaded_once(monkeypatch) -> None:
+    """``serve --table ppdb`` (PPDB loaded by the default --resources) read PPDB a second time
+    (0.6 s and 33 MiB more), offered it again as a source ``ppdb-2`` and made ``ppdb-2`` the
+    default lookup. The table is the source already loaded, under its own name, and ParaEval still
+    scores with the sources as ``paralign paraeval --table ppdb`` lists them (the same signature)."""
+    import paralign.web.table_rows as table_rows
+    from paralign.web import ServeConfig
+
+    loaded: list[str] = []
+    real = table_rows.load_source
+
+    def counted(spec, **kwargs):
+        loaded.append(str(spec))
+        return real(spec, **kwargs)
+
+    monkeypatch.setattr(table_rows, "load_source", counted)
+    engine = Engine.load(ServeConfig(tables=("ppdb",), warm=False))
+    assert loaded == [] and list(engine.sources) == ["ppdb", "wordnet"] and engine.default_table == "ppdb"
+    ppdb, wordnet = engine.sources.values()
+    assert list(engine.scorer.sources) == [ppdb, wordnet, ppdb]
+    assert "|res:ppdb-1.0-xxxl-lexical+wordnet-3.0+ppdb-1.0-xxxl-lexical|" in engine.paraeval(
+        "the cat sat", ["a cat sat"], "paper").signature
+    assert engine.graded_scorer("default").sources == (ppdb, wordnet, ppdb)
+    alone = Engine.load(ServeConfig(tables=("ppdb", "ppdb"), resources=("none",), warm=False))
+    assert loaded == ["ppdb"] and list(alone.sources) == ["ppdb"] and alone.default_table == "ppdb"
+    words = Engine.load(ServeConfig(tables=("wordnet",), resources=("wordnet",), warm=False))
+    assert list(words.sources) == ["wordnet"] and loaded == ["ppdb"]

@@ -616,3 +616,45 @@ def test_a_preset_the_aligner_does_not_take_is_refused_in_the_forms_terms(client
     batch = client.post("/similarity/batch", data={"pairs": "a\tb\n", "aligner": aligner, "preset": "paper"},
                         headers={"accept": "text/html"})
     assert batch.status_code == 422 and f"preset: the {aligner} aligner takes the preset {takes}" in unescape(batch.text)
+
+
+def test_the_docs_paraphrases_example_gives_rows_from_the_default_source(client, engine) -> None:
+    """The /docs example asked the first source loaded (ppdb, even on a server started with
+    --table) for "car", whatever that source held: on ``serve --table small.tsv`` it looked in
+    PPDB, not the user's table, and on a server with the user's table alone it found 0 rows.
+    It asks the source a lookup naming none asks (the first --table), for "car" where that source
+    has it, else for the first phrase of letters in the table: run as shown, it gives rows."""
+    import re
+
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+    from paralign.web.engine import Engine
+
+    def example(answer) -> dict:
+        return json.loads(re.search(r"api/paraphrases -H [^\n]* -d '([^']*)'", unescape(answer.text)).group(1))
+
+    assert example(client.get("/docs")) == {"phrase": "cat", "table": "small.tsv"}
+    for sources in ({"ppdb": engine.sources["ppdb"]}, {"wordnet": engine.sources["wordnet"]}):
+        with TestClient(create_app(engine=Engine(sources, engine.scorer, {}))) as other:
+            body = example(other.get("/docs"))
+            assert body == {"phrase": "car", "table": next(iter(sources))}
+            assert other.post("/api/paraphrases", json=body).json()["total"] > 0
+    assert client.post("/api/paraphrases", json=example(client.get("/docs"))).json()["total"] == 2
+
+
+def test_the_paraphrases_form_names_its_fields_as_the_query_and_the_api_do(client) -> None:
+    """The form's fields were labelled "source" and "show at most" while the address it makes and
+    the API call them table and limit (``/paraphrases?phrase=cat&table=ppdb&limit=5``): a user
+    moving from the page to the API or a kept link had to guess which was which. Each label is
+    the field's name, with what it means said beside it (its title)."""
+    import re
+
+    from paralign.web.models import ParaphrasesRequest
+
+    form = client.get("/paraphrases").text
+    labels = dict(re.findall(r'<label for="(\w+)"[^>]*>([^<]*)</label>', form))
+    names = dict(re.findall(r'id="(\w+)" name="(\w+)"', form))
+    assert labels == {name: name for name in ParaphrasesRequest.model_fields} == names
+    assert 'title="the most paraphrases listed, best first' in form
+    assert "--top-k" in ParaphrasesRequest.model_fields["limit"].description

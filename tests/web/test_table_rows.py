@@ -23,11 +23,10 @@ def _client(spec: str):
     from paralign.metrics.paraeval import ParaEval
     from paralign.paraphrases import load_source
     from paralign.web import Engine, create_app
-    from paralign.web.engine import _source_name
-    from paralign.web.table_rows import TableFile
+    from paralign.web.table_rows import TableFile, table_name
 
     source = load_source(spec)
-    name = _source_name(spec, ())
+    name = table_name(spec, ())
     engine = Engine({name: source}, ParaEval([source]), {},
                     table_files={name: TableFile.of(spec, getattr(source, "threshold", None))})
     return TestClient(create_app(engine=engine))

@@ -49,6 +49,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException
+from starlette.routing import Match
 
 from .. import __version__
 from ..errors import ParalignError
@@ -230,7 +231,19 @@ def unreadable_body(exc: HTTPException) -> str | None:
     return f"cannot be read ({type(cause).__name__})"
 
 
+def allowed_methods(request: Request) -> str:
+    """Every method the app's routes at the request's address take, as an ``Allow`` header says
+    them. The router's 405 names those of the first route there alone: a page's address has a GET
+    route and a POST route, and ``PUT /align`` was told "use POST"."""
+    routes = (*request.app.router.routes, *api.router.routes, *pages.router.routes)  # FastAPI may wrap the last two
+    methods = {method for route in routes if getattr(route, "methods", None)
+               and route.matches(request.scope)[0] != Match.NONE for method in route.methods}
+    return ", ".join(sorted(methods))
+
+
 async def _http_error(request: Request, exc: HTTPException) -> Any:
+    if exc.status_code == 405:
+        exc.headers = {**(exc.headers or {}), "Allow": allowed_methods(request) or (exc.headers or {}).get("Allow", "")}
     unreadable = unreadable_body(exc)
     if unreadable is not None:  # a body the client sent wrong: 422, as every other such body
         return JSONResponse({"error": f"body: {unreadable}", "detail": [{"field": "body", "message": unreadable}]},

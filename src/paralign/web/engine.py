@@ -31,7 +31,6 @@ import threading
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, TypeVar
 
 from ..aligners.exact import ExactAligner
@@ -50,7 +49,7 @@ from ..metrics.paraeval import (
 )
 from ..metrics.paraeval.configs import PAPER
 from ..metrics.paraeval.graded import GradedParaEval
-from ..paraphrases import ParaphraseSource, Score, load_source, lookup_key
+from ..paraphrases import ParaphraseSource, Score, lookup_key
 from ..sentence import Sentence
 from ..similarity import DEFAULT_SIGNAL, SIGNALS, Signal, make_signal, needs_fit
 from ..similarity.contextual import ContextualAlignmentSignal, encoder_options
@@ -63,7 +62,7 @@ from ..textio import bad_byte
 from .models import BATCH_PAIRS, LIMITS
 from .problems import FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
-from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_path
+from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_source
 from .turns import TurnLock
 
 T = TypeVar("T")
@@ -195,14 +194,6 @@ def without_binary_lines(text: str) -> tuple[str, dict[int, str]]:
     return "\n".join(lines), reasons
 
 
-def _source_name(spec: str, taken: Iterable[str]) -> str:
-    """A table's name in the app: its file name (without ``:threshold``), made unique."""
-    base = Path(table_path(spec)).name
-    taken = set(taken)
-    return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
-                if name not in taken)
-
-
 @dataclass
 class Engine:
     """The loaded resources and one method per kind of request (see the module's docstring)."""
@@ -233,6 +224,9 @@ class Engine:
     #: the name of the first ``--table`` loaded (None: none was given), which a paraphrase lookup
     #: naming no source asks (:attr:`default_table`)
     first_table: str | None = None
+    #: the sources ParaEval scores with, as ``paralign paraeval --table`` lists them (a built-in named
+    #: again by a --table is there twice, one object: the same signature); empty: `sources`' values
+    scored: tuple[ParaphraseSource, ...] = ()
     _lock: TurnLock = field(default_factory=TurnLock, repr=False)
 
     @classmethod
@@ -249,15 +243,15 @@ class Engine:
             check_encoder(config.encoder, config.device)
         names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
-        files: dict[str, TableFile] = {}
-        first_table = None
+        scored, files, first_table = list(sources.values()), {}, None
         for spec in config.tables:
             rows = None if progress is None else (
                 lambda items, spec=spec: progress(items, f"reading {spec}", None))
-            name = _source_name(spec, sources)
-            sources[name] = load_source(spec, progress=rows)
+            name, source = table_source(spec, sources, rows)
+            sources[name] = source
+            scored.append(source)  # as paralign paraeval --table lists it: a built-in named again, twice
             first_table = first_table or name
-            file = table_file(spec, sources[name])
+            file = table_file(spec, source)
             if file is not None:
                 files[name] = file
         signals, unavailable = {}, {}
@@ -272,10 +266,10 @@ class Engine:
                 unavailable[name] = (f"the {name} signal is fitted on training sentences, which the server does "
                                      f"not have: paralign similarity --signal {name} --idf-from FILE scores with it")
                 del signals[name]
-        engine = cls(sources, ParaEval(list(sources.values()), cache_size=config.cache_size), signals,
+        engine = cls(sources, ParaEval(scored, cache_size=config.cache_size), signals,
                      unavailable_signals=unavailable, cache_size=config.cache_size,
                      pair_cache_size=config.pair_cache_size, encoder=config.encoder, device=config.device,
-                     table_files=files, first_table=first_table)
+                     table_files=files, first_table=first_table, scored=tuple(scored))
         try:
             engine.aligner("contextual", "default")  # needs the neural extra (torch, transformers)
         except ExtraMissingError as exc:
@@ -491,7 +485,7 @@ class Engine:
             if config.scorer != "graded":
                 raise ConfigurationError(f"ParaEval config {name!r} is not a graded config")
             found = self.graded[name] = self._locked(
-                lambda: GradedParaEval(config, list(self.sources.values()), self._paraeval_encoder(config),
+                lambda: GradedParaEval(config, list(self.scored or self.sources.values()), self._paraeval_encoder(config),
                                        cache_vectors=False, cache_size=self.cache_size))
         return found
 

@@ -316,7 +316,8 @@ class ParaphrasesRequest(Request):
     table: str | None = Field(None, max_length=200, description="a source's name as GET /api/info "
                               "lists them, never a path (default: the first table given with "
                               "--table, else the first source loaded: ppdb unless --resources says otherwise)")
-    limit: Count = Field(50, ge=1, le=LIMITS["paraphrases"], description="most paraphrases listed")
+    limit: Count = Field(50, ge=1, le=LIMITS["paraphrases"], description="the most paraphrases listed, best first "
+                         "(as `paralign paraphrases --top-k N` keeps them; the page's field and address name it limit too)")
 
 
 # -- answers ---------------------------------------------------------------------------------------

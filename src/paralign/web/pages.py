@@ -26,7 +26,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader
 from markupsafe import Markup
@@ -53,6 +53,7 @@ from .models import (
     shown_bytes,
 )
 from .problems import describe, field_errors, not_utf8
+from .table_rows import EXAMPLE_PHRASE, example_phrase
 
 router = APIRouter(include_in_schema=False)
 
@@ -105,7 +106,7 @@ EXAMPLES: dict[str, dict[str, str | list[str]]] = {
     "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
                       "config": "default"},
     "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
-    "/api/paraphrases": {"phrase": "car", "table": "ppdb"},
+    "/api/paraphrases": {"phrase": EXAMPLE_PHRASE},  # docs_page names the source and a phrase it has
 }
 
 
@@ -228,6 +229,53 @@ def error_page(request: Request, status: int, message: str,
     return answer
 
 
+#: The pages whose task the JSON API does too: each one's API route is ``/api`` + its path.
+API_PAGES = ("/align", "/similarity", "/similarity/batch", "/paraeval", "/lattice", "/paraphrases")
+
+
+def _body_type(request: Request) -> str:
+    """The media type of a request's body, lower case, without its parameters ("" when none is said)."""
+    return request.headers.get("content-type", "").partition(";")[0].strip().lower()
+
+
+def _is_json(kind: str) -> bool:
+    return kind == "application/json" or (kind.startswith("application/") and kind.endswith("+json"))
+
+
+def to_api(request: Request) -> JSONResponse:
+    """A JSON body posted to a page's address, sent on to the page's API route: 308 keeps the
+    method and the body (``fetch`` follows it, and ``curl -L``), the query too (which the API
+    refuses by name). It was 405 "use GET or HEAD", which told a client nothing of /api."""
+    path, query = request.url.path, request.url.query
+    return JSONResponse({"error": f"POST {path} is a page: the JSON API answers at POST /api{path} (this answer "
+                         "sends the request there: follow it, as fetch does, or curl -L)", "detail": []},
+                        status_code=308, headers={"location": f"/api{path}" + (f"?{query}" if query else "")})
+
+
+async def posted_to_page(request: Request) -> Response:
+    """A POST to the address of a page whose form is sent with GET (answered 405 before): JSON
+    goes on to the API route (:func:`to_api`); a form (``<form method="post" action="/align">``)
+    is answered 303 to the page with its fields as the query, the page's own form's address (one
+    that can be kept); another body is 415, saying what the address takes."""
+    path, kind = request.url.path, _body_type(request)
+    if _is_json(kind):
+        return to_api(request)
+    if kind != "application/x-www-form-urlencoded":
+        return JSONResponse({"error": f"POST {path} takes JSON (sent on to POST /api{path}) or a form (application/"
+                             f"x-www-form-urlencoded, answered as GET {path}), not {kind or 'a body of no type'}",
+                             "detail": []}, status_code=415)
+    query = quote((await request.body()).decode("latin-1"), safe="=&+%")  # the bytes as sent; the page checks them
+    if len(query) > QUERY_BYTES:
+        return JSONResponse({"error": f"the form is over {shown_bytes(QUERY_BYTES)}, the most a page's address takes: "
+                             f"send it as JSON to POST /api{path}", "detail": []}, status_code=413)
+    return RedirectResponse(f"{path}?{query}", status_code=303)
+
+
+for _path in API_PAGES:
+    if _path != "/similarity/batch":  # whose form is posted: batch_page reads it
+        router.add_api_route(_path, posted_to_page, methods=["POST"])
+
+
 @page_route("/")
 async def index(request: Request) -> HTMLResponse:
     """The home page, made on the event loop as /api/info is (no thread needed: it does no work)."""
@@ -304,7 +352,7 @@ def _batch_context(request: Request) -> dict[str, Any]:
 
 
 @router.api_route("/similarity/batch", methods=["GET", "HEAD", "POST"], response_class=HTMLResponse)
-async def batch_page(request: Request) -> HTMLResponse:
+async def batch_page(request: Request) -> Response:
     """Many pairs scored by one signal, as ``paralign similarity --pairs`` scores a file: the
     form (GET), and with its answer (POST: the pairs are too many for a URL) a table of every
     row, the bad lines with their reasons, and the command's JSON and text output to download.
@@ -312,7 +360,9 @@ async def batch_page(request: Request) -> HTMLResponse:
     file is read into the form's text by the page's script); the work runs in a worker thread."""
     if request.method != "POST":
         return render(request, "similarity_batch.html", form={}, **_batch_context(request))
-    kind = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    kind = _body_type(request)
+    if _is_json(kind):  # the API's body, sent to the page's address
+        return to_api(request)
     if kind != "application/x-www-form-urlencoded":
         return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
                       error=f"the form must be sent as application/x-www-form-urlencoded, not {kind or 'no type'}")
@@ -520,10 +570,13 @@ def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES
 
 @page_route("/docs")
 async def docs_page(request: Request) -> HTMLResponse:
-    """The API docs; the paraphrases example names a source this server loaded (the first),
-    so that it works as shown whatever was loaded. Made on the event loop, as the home page."""
-    tables = list(api.engine_of(request).sources)
-    lookup = {"phrase": EXAMPLES["/api/paraphrases"]["phrase"], **({"table": tables[0]} if tables else {})}
+    """The API docs; the paraphrases example asks the source a lookup naming none asks (the first
+    --table, else the first source) for a phrase it has (:func:`.table_rows.example_phrase`), so
+    that it gives rows as shown whatever was loaded. Made on the event loop, as the home page."""
+    engine = api.engine_of(request)
+    source = engine.sources.get(engine.default_table)
+    lookup = ({"phrase": example_phrase(source), "table": engine.default_table} if source is not None
+              else EXAMPLES["/api/paraphrases"])
     return render(request, "docs.html", operations=operations(request.app.openapi(),
                                                               {**EXAMPLES, "/api/paraphrases": lookup}),
                   base=str(request.base_url).rstrip("/"))

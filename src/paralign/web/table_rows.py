@@ -16,14 +16,25 @@ Not for: loading the sources (:mod:`.engine`) or showing the rows (:mod:`.api`, 
 
 from __future__ import annotations
 
+import itertools
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from ..paraphrases import ParaphraseSource, Score, built_in_named, source_spec_parts
+from ..paraphrases import (
+    ParaphraseSource,
+    ParaphraseTable,
+    Score,
+    WordNetSynonyms,
+    built_in_named,
+    load_source,
+    source_spec_parts,
+)
 from ..phrase_keys import form_of, lookup_held, row_key
 from ..tables import TableHead, extra_names, score_name, table_head
+from ..workers import Progress
 from .row_index import RowIndex, SpellingIndex, file_stamp, unchanged
 
 #: What a source that is not a table file names its score (PPDB's pairs, WordNet, a table built
@@ -126,6 +137,44 @@ def table_file(spec: str, source: ParaphraseSource) -> TableFile | None:
     if built_in_named(spec) is not None:
         return None
     return TableFile.of(spec, getattr(source, "threshold", None))
+
+
+def table_name(spec: str, taken: Iterable[str]) -> str:
+    """A table's name in the app: its file name (without ``:threshold``), made unique."""
+    base = Path(table_path(spec)).name
+    taken = set(taken)
+    return next(name for name in itertools.chain([base], (f"{base}-{k}" for k in itertools.count(2)))
+                if name not in taken)
+
+
+def table_source(spec: str, sources: Mapping[str, ParaphraseSource], progress: Progress | None = None,
+                 ) -> tuple[str, ParaphraseSource]:
+    """A ``--table`` spec's name in the app and its source, given the `sources` loaded before it:
+    a built-in among them (``--table ppdb`` with PPDB among the resources, or named twice; PPDB's
+    own file by its path) is that source under its name (it was read again, as ``ppdb-2``, 0.6 s
+    and 33 MiB); anything else is loaded (`progress` wraps a file's rows), named :func:`table_name`."""
+    built_in = built_in_named(spec)
+    for name, source in sources.items():
+        if built_in is not None and built_in == ("wordnet" if isinstance(source, WordNetSynonyms)
+                                                 else getattr(source, "built_in", None)):
+            return name, source
+    return table_name(spec, sources), load_source(spec, progress=progress)
+
+
+#: The phrase the API docs page looks up in its paraphrases example where the source has it.
+EXAMPLE_PHRASE = "car"
+
+
+def example_phrase(source: ParaphraseSource) -> str:
+    """A phrase `source` has paraphrases of, for the API docs page's example: :data:`EXAMPLE_PHRASE`
+    where a table holds it (and in WordNet, which does), else the table's first phrase of letters
+    (else its first): the example asked every source for "car", and a user's table without it
+    answered 0 rows. Cheap (a table's phrases in memory, no WordNet lookup): the page is made on
+    the event loop."""
+    if not isinstance(source, ParaphraseTable) or EXAMPLE_PHRASE in source:
+        return EXAMPLE_PHRASE
+    phrases = list(itertools.islice(source.phrases(), 1000))
+    return next((p for p in phrases if p.replace(" ", "").isalpha()), phrases[0] if phrases else EXAMPLE_PHRASE)
 
 
 def table_path(spec: str) -> str:

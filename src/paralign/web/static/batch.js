@@ -66,7 +66,6 @@
     const parts = [];
     let start = 0;
     while (start < all.length) {
-      if (parts.length && all.subarray(start).every((byte) => byte === 0)) break;  // padding, as Python skips it
       if (all[start] !== 0x1f || all[start + 1] !== 0x8b) {
         throw refused("bytes after its gzip data are not gzip (not a gzip file), as paralign similarity says of them");
       }
@@ -84,7 +83,7 @@
       }
       parts.push(new Uint8Array(found.data));
       start = end;
-      while (start < all.length && all[start] === 0) start++;
+      while (start < all.length && all[start] === 0) start++;  // zeros after a member: padding, as Python's gzip skips them
     }
     const whole = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
     parts.reduce((at, part) => (whole.set(part, at), at + part.length), 0);
