@@ -298,14 +298,46 @@ def test_resume_recomputes_only_missing_chunks(tmp_path, no_eflomal):
         assert a.read() == b.read()
 
 
-@pytest.mark.parametrize("alignment", ["given", "computed"])
-def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_cluster, alignment):
-    """Given: the workers read the corpus too (pivot.prepare_chunk); computed: the command does."""
+def _killing_its_worker_once(marker: str, output: str, chunk: str, name: str, task):
+    """Stage 3's task `name` of :mod:`paralign.pivot` (`prepare_chunk` or `extract_chunk`), as
+    run on a worker; the first time it is given chunk `chunk` (`marker` made, which only one
+    can), it SIGKILLs its own worker process instead, mid-task, as the kernel's OOM killer would,
+    writing in `marker` that worker's pid and whether the table `output` existed then."""
     import os
     import signal
-    import threading
 
-    from distributed import Client
+    import paralign.pivot
+
+    if Path(task.output).stem == chunk:
+        try:
+            made = os.open(marker, os.O_CREAT | os.O_EXCL | os.O_WRONLY)
+        except FileExistsError:
+            pass
+        else:
+            os.write(made, f"{os.getpid()} {Path(output).exists()}".encode())
+            os.close(made)
+            os.kill(os.getpid(), signal.SIGKILL)
+    return getattr(paralign.pivot, name)(task)
+
+
+@pytest.mark.parametrize("alignment", ["given", "computed"])
+def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, monkeypatch, request, alignment):
+    """Given: the workers read the corpus too (pivot.prepare_chunk); computed: the command does.
+    The worker running chunk 3 of 8 kills itself as it runs it, so the kill lands mid-extraction
+    with a task in flight whatever the machine's load: a thread of the test that killed a worker
+    once it saw a chunk file landed wherever the job was by then. On a cluster of its own: the
+    test killed one of the shared cluster's workers, then waited for the nanny's replacement, and
+    on a loaded machine that never came (the LocalCluster closes the nanny of a worker gone for
+    15 s, ``distributed.deploy.lost-worker-timeout``, and a new worker process took longer to
+    start): `wait_for_workers(2)` timed out (60 s, then 180 s, in CI; pytest's 600 s at load 27).
+    8 chunks, not 40, so the shuffles are Dask task shuffles, not P2P, whose fixed cost made most
+    of the test's time."""
+    import functools
+    import logging
+
+    import cloudpickle
+    import psutil
+    from distributed import LocalCluster
 
     pairs = _random_corpus(11, 200)
     corpus = _toy_corpus(tmp_path, "c", pairs)
@@ -313,33 +345,25 @@ def test_a_worker_killed_mid_run_changes_nothing(tmp_path, no_eflomal, dask_clus
     if alignment == "given":
         links = [_write(tmp_path / "c.align", [" ".join(f"{i}-{j}" for i, j in _links_for(e.split(), f.split()))
                                                for e, f in pairs])]
-    options = PivotOptions(threshold=0.0, chunk_size=5)
+    options = PivotOptions(threshold=0.0, chunk_size=25)
     clean = tmp_path / "clean.parquet"
     pivot_paraphrases([corpus], clean, options, work_dir=tmp_path / "clean-work", alignments=links)
-    with Client(dask_cluster.scheduler_address) as client:
-        pids = list(client.run(os.getpid).values())
-        work = tmp_path / "work"
-        chunks = work / "c0" / "chunks"
-
-        table_at_kill = []
-
-        def kill_when_extracting() -> None:
-            for _ in range(2000):
-                if chunks.is_dir() and any(chunks.glob("[0-9]*.parquet")):
-                    break
-                threading.Event().wait(0.005)
-            os.kill(pids[0], signal.SIGKILL)
-            table_at_kill.append((tmp_path / "out.parquet").exists())
-
-        killer = threading.Thread(target=kill_when_extracting)
-        killer.start()
-        report = pivot_paraphrases([corpus], tmp_path / "out.parquet", options, work_dir=work, alignments=links)
-        killer.join()
-        client.wait_for_workers(2, timeout=180)  # the nanny restarts it for the next tests (60 s was once too short in CI)
-        assert pids[0] not in client.run(os.getpid).values()  # killed, and replaced
-    assert table_at_kill == [False]  # killed mid-run, before the table was written
-    assert report.chunks["computed"] == 40
-    assert table_rows(tmp_path / "out.parquet") == table_rows(clean)
+    out, marker = tmp_path / "out.parquet", tmp_path / "killed"
+    name = "prepare_chunk" if alignment == "given" else "extract_chunk"
+    monkeypatch.setattr(pivot, name, functools.partial(_killing_its_worker_once, str(marker), str(out), "00003", name))
+    cloudpickle.register_pickle_by_value(request.module)
+    try:
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None,
+                          memory_limit="4GB", silence_logs=logging.ERROR) as cluster:
+            report = pivot_paraphrases([corpus], out, options, work_dir=tmp_path / "work", alignments=links,
+                                       cluster=ClusterOptions(scheduler=cluster.scheduler_address))
+    finally:
+        cloudpickle.unregister_pickle_by_value(request.module)
+    pid, table_at_kill = marker.read_text().split()
+    assert table_at_kill == "False"  # killed mid-run, before the table was written
+    assert not psutil.pid_exists(int(pid)) or psutil.Process(int(pid)).status() == psutil.STATUS_ZOMBIE
+    assert report.chunks["computed"] == 8
+    assert table_rows(out) == table_rows(clean)
 
 
 def test_eflomal_settings_do_not_stop_a_resume_when_every_alignment_is_given(tmp_path, no_eflomal):

@@ -394,6 +394,33 @@ def test_a_cluster_of_other_versions_is_refused_naming_them(hand, tmp_path, monk
     assert _pivot(hand, tmp_path / "t.parquet", *given) == 0
 
 
+def _group(pid: int) -> list:
+    """The processes of the process group `pid` leads (the command and its cluster's processes:
+    what ``os.killpg(pid, ...)`` signals)."""
+    import os
+
+    import psutil
+
+    found = []
+    for process in psutil.process_iter():
+        try:
+            if os.getpgid(process.pid) == pid:
+                found.append(process)
+        except (OSError, psutil.Error):
+            continue
+    return found
+
+
+def _living(process) -> bool:
+    """Whether a psutil `process` still runs (not ended, not a zombie waiting to be reaped)."""
+    import psutil
+
+    try:
+        return process.is_running() and process.status() != psutil.STATUS_ZOMBIE
+    except psutil.NoSuchProcess:
+        return False
+
+
 def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monkeypatch, on_dask):
     """SIGKILL to the command and its local cluster mid-extraction, then the same command: the
     chunks finished before the kill are reused (counted), and the table is the clean run's."""
@@ -419,25 +446,30 @@ def test_a_killed_command_resumes_without_redoing_finished_chunks(tmp_path, monk
     env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
     work, chunks = tmp_path / "work", tmp_path / "work" / "c0" / "chunks"
     command = [sys.executable, "-m", "paralign", "pivot", "--english", str(tmp_path / "k.en"), "--foreign",
-               str(tmp_path / "k.de"), "--alignment", str(tmp_path / "k.align"), "--chunk-size", "15",
+               str(tmp_path / "k.de"), "--alignment", str(tmp_path / "k.align"), "--chunk-size", "150",
                "--tokenizer", "whitespace", "--work-dir", str(work), "--format", "json"]
     process = subprocess.Popen(command + ["-o", str(tmp_path / "t.parquet")], env=env, start_new_session=True,
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         deadline = time.monotonic() + 240
-        while not (chunks.is_dir() and any(chunks.glob("[0-9]*.parquet"))) and time.monotonic() < deadline:
+        while not (chunks.is_dir() and any(chunks.glob("[0-9]*.parquet"))):
+            assert time.monotonic() < deadline, "no chunk written after 240 s"
             time.sleep(0.01)
+        started = _group(process.pid)
     finally:
         os.killpg(process.pid, signal.SIGKILL)
         process.wait(timeout=30)
-    time.sleep(1)
+    deadline = time.monotonic() + 60  # every killed process dead, so none renames a chunk into place after the count
+    while alive := [p for p in started if _living(p)]:
+        assert time.monotonic() < deadline, f"alive 60 s after SIGKILL: {alive}"
+        time.sleep(0.05)
     done = len(list(chunks.glob("[0-9]*.parquet")))
     assert done >= 1 and not (tmp_path / "t.parquet").exists()  # no half-written table
     rerun = subprocess.run(command + ["-o", str(tmp_path / "t.parquet")], env=env, capture_output=True, text=True,
                            timeout=600)
     assert rerun.returncode == 0, rerun.stderr
     report = json.loads(rerun.stdout)
-    assert report["chunks"] == {"total": 80, "computed": 80 - done, "reused": done}
+    assert report["chunks"] == {"total": 8, "computed": 8 - done, "reused": done}
     clean = subprocess.run(command[:-4] + ["--work-dir", str(tmp_path / "w2"), "-o", str(tmp_path / "c.parquet")],
                            env={**env, "PARALIGN_SCHEDULER": on_dask.scheduler_address}, capture_output=True,
                            text=True, timeout=600)
