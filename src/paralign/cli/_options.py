@@ -160,10 +160,10 @@ def add_encoder_options(container: argparse._ActionsContainer, users: str = "--p
 
 def encoder_value(text: str) -> str:
     """--encoder's value as typed; a usage error naming the option (``argument --encoder: ...``) for a
-    model directory whose name its signature cannot write (:func:`paralign.neural.encoder.encoder_id`),
+    model directory whose name its signature cannot write (:func:`paralign.neural.model_files.encoder_id`),
     before any work, as every signed file's option is (the library refuses it, naming no option)."""
     if text:  # an empty name: the library's own message, where the encoder is asked for
-        from ..neural.encoder import encoder_id
+        from ..neural.model_files import encoder_id
 
         try:
             encoder_id(text)

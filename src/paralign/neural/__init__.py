@@ -6,7 +6,8 @@ classifier. Importing this package imports neither torch nor transformers; they 
 
 from ..settings import DEVICE_FORMS, DEVICES
 from .cross_encoder import CrossEncoder, FineTuning
-from .encoder import EncodedSentence, Encoder, model_directory
+from .encoder import EncodedSentence, Encoder
+from .model_files import model_directory
 
 __all__ = [
     "DEVICES", "DEVICE_FORMS", "CrossEncoder", "EncodedSentence", "Encoder", "FineTuning", "check_encoder",
