@@ -1120,7 +1120,7 @@ def test_align_signs_a_record_given_tokens_on_one_side_by_each_sides_tokenizer(a
 def build_parser_aligner(options: list[str]):
     """The aligner align builds from these options."""
     from paralign.cli import build_parser
-    from paralign.cli._options import loaded_aligner
+    from paralign.cli._aligner_options import loaded_aligner
 
     return loaded_aligner(build_parser().parse_args(["align", "x.tsv", *options]))
 
