@@ -277,5 +277,6 @@ def test_an_encoder_that_names_no_model_is_told_before_any_work(argv: list[str],
     assert done.stdout.split() == ["exit", "2", "spacy", "False"], done.stdout + done.stderr
     said = {"missing": f"encoder {given!r} is neither a local model directory nor an installed model package",
             "empty-dir": f"encoder {given}: no config.json, not a Hugging Face model directory",
-            "a-file": f"encoder {given!r} is neither a local model directory nor an installed model package"}
+            "a-file": f"encoder {given}: a file, not a model directory; give the Hugging Face model directory "
+                      "(the folder that holds config.json) or an installed model package"}
     assert done.stderr == f"paralign {argv[0]}: error: {said[encoder]}\n"

@@ -37,13 +37,18 @@ def _model_name(model: str | os.PathLike[str] | None) -> str:
 
 def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
     """The local directory of `model` (default: the `PARALIGN_ENCODER` setting): the directory
-    itself, or the model directory shipped by the installed package of that name."""
+    itself, or the model directory shipped by the installed package of that name. A file (a
+    model's config.json or weights, the folder meant) is a ConfigurationError saying so: it was
+    "neither a local model directory nor an installed model package", as for a typo."""
     name = _model_name(model)
     path = Path(name).expanduser()
     if path.is_dir():
         if not (path / "config.json").is_file():
             raise ConfigurationError(f"encoder {name}: no config.json, not a Hugging Face model directory")
         return path.resolve()
+    if path.exists():  # a file: its folder's config.json or weights, a pairs file given by mistake
+        raise ConfigurationError(f"encoder {name}: a file, not a model directory; give the Hugging Face model "
+                                 "directory (the folder that holds config.json) or an installed model package")
     package = name.replace("-", "_")
     if not package.isidentifier() or not _installed(package):
         if package == DEFAULT_ENCODER:
