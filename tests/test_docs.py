@@ -637,7 +637,8 @@ def test_architecture_names_every_old_import_path(old_import_paths) -> None:
     """ARCHITECTURE.md, "Old import paths ... work until 0.3": it names every module that serves
     an old path (a module moved whole, or one that names have left) by its dotted name, and no
     other (it left out `metrics.alignment_scores` and the commands `align`, `pivot` and
-    `similarity`, whose helpers moved to cli/_options.py, _pipelines.py and _render.py)."""
+    `similarity`, whose helpers moved to cli/_aligner_options.py, _similarity_options.py, _pipelines.py
+    and _render.py)."""
     text = ARCHITECTURE.read_text(encoding="utf-8")
     bullet = text.split("\n- Old import paths")[1].split("\n- ")[0]
     named = set(re.findall(r"`(paralign\.[\w.]+)`", bullet)) - {"paralign._moved"}

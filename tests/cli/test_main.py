@@ -172,3 +172,32 @@ def test_running_out_of_memory_is_one_error_line(monkeypatch, capsys) -> None:
     err = capsys.readouterr().err
     assert err == ("paralign meta-eval: error: out of memory: Unable to allocate 745. GiB for an array with "
                    "shape (100000000, 1000) and data type int64\n")
+
+
+@pytest.mark.parametrize("argv", [
+    ["--help"],
+    ["align", "--help"],
+    ["similarity", "--encoder", "{model}", "--help"],
+    ["align", "--encoder", "{model}", "--help"],
+    ["similarity", "--encoder", "{bar}", "--signal", "embedding", "-"],
+])
+def test_parsing_the_command_line_imports_no_numpy(argv: list[str], tmp_path) -> None:
+    """--encoder is checked as it is parsed (a directory name a signature cannot write, with '|',
+    is a usage error naming the option), and that check imported paralign.neural.encoder and so
+    numpy (50-60 ms) in every command given --encoder, before anything else ran: an --encoder
+    typed with --help, or with a usage error, paid for it. The check names the model from
+    paralign.neural.model_files now, and the neural package imports its encoder on first use;
+    the message and exit code of a bad --encoder are the same (the last case)."""
+    model, bar = tmp_path / "model", tmp_path / "tuned|2"
+    model.mkdir()
+    bar.mkdir()
+    args = [arg.format(model=model, bar=bar) for arg in argv]
+    code = ("import sys; from paralign.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit as stop:\n    print('exit', stop.code)\n"
+            "print('numpy', 'numpy' in sys.modules)")
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, check=True,
+                          stdin=subprocess.DEVNULL)
+    assert done.stdout.strip().endswith("numpy False"), done.stdout[-300:] + done.stderr
+    if "{bar}" in argv:
+        assert "exit 2" in done.stdout
+        assert f"error: argument --encoder: {bar}: the file's name 'tuned|2' holds '|'" in done.stderr

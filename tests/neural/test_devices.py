@@ -30,7 +30,7 @@ def gpus(monkeypatch: pytest.MonkeyPatch, count: int) -> None:
     ("cuda", 1, "cuda:0"), ("cuda:0", 1, "cuda:0"), ("cuda:1", 2, "cuda:1"), ("cuda:3", 4, "cuda:3"),
 ])
 def test_a_device_resolves_as_torch_names_it(monkeypatch, device: str, count: int, resolved: str) -> None:
-    from paralign.neural.encoder import resolve_device
+    from paralign.neural.loading import resolve_device
 
     gpus(monkeypatch, count)
     assert resolve_device(device) == resolved
@@ -43,7 +43,7 @@ def test_a_device_resolves_as_torch_names_it(monkeypatch, device: str, count: in
     ("cuda:2", 2, r"device cuda:2 asked for, but torch sees 2 CUDA devices \(cuda:0 to cuda:1\)"),
 ])
 def test_a_gpu_torch_does_not_see_fails_at_resolution(monkeypatch, device: str, count: int, message: str) -> None:
-    from paralign.neural.encoder import resolve_device
+    from paralign.neural.loading import resolve_device
 
     gpus(monkeypatch, count)
     with pytest.raises(ConfigurationError, match=f"^{message}$"):

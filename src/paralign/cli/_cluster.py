@@ -7,19 +7,22 @@ five ways (``worker processes of the local Dask cluster``, ``Dask worker process
 what differs between commands either not at all (what a worker does) or wrongly (a pipeline's
 ``--memory-limit`` "spills to disk", a batch command's "pauses": Dask does both in both).
 
-Not for: running work on the cluster (:mod:`paralign.workers`, :mod:`paralign.cluster`), or a
-batch command's runner (:func:`._options.cluster_runner`).
+`cluster_runner`: a batch command's Dask runner, started or reached on first need.
+
+Not for: running work on the cluster (:mod:`paralign.workers`, :mod:`paralign.cluster`).
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
+from contextlib import AbstractContextManager
 from typing import TYPE_CHECKING
 
 from ._common import counted, positive_int
 from ._metavars import ADDRESS, SIZE, N
 from ._stderr import shown
+from ._warnings import warn
 
 if TYPE_CHECKING:  # pragma: no cover - paralign.cluster loads on first use
     from ..cluster import ClusterOptions
@@ -64,3 +67,15 @@ def announce_cluster(info: dict) -> None:
                                           else "not served by the scheduler")
     tqdm.write(shown(f"paralign: dask {where} at {info.get('scheduler')} with {counted(info.get('workers', 0), 'worker')}; "
                      f"dashboard: {dashboard}"), file=sys.stderr)
+
+
+def cluster_runner(args: argparse.Namespace) -> AbstractContextManager[None]:
+    """The Dask runner of a batch command (--workers, --scheduler or $PARALIGN_SCHEDULER): its
+    batches share one cluster, started or reached on first need; the dashboard link goes to stderr."""
+    from ..workers import runner
+
+    options = cluster_from_args(args)
+    if options.memory_limit is not None and options.address() is not None:  # it was ignored without a word
+        warn(f"--memory-limit {options.memory_limit} does nothing for the Dask cluster at {options.address()}: it "
+             "limits local workers; that cluster's workers keep their own (dask worker --memory-limit)")
+    return runner(options, on_start=announce_cluster)

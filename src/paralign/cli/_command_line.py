@@ -3,7 +3,8 @@ options that are not finite, stdin given to more than one input (:func:`stdin_ar
 check itself is :func:`._common.stdin_given_once`), an output that is an input or another output,
 an -o whose suffix names another format than the command writes (:func:`output_names`).
 
-Not for: what one command checks of its own options (its module, :mod:`._options`), reading
+Not for: what one command checks of its own options (its module, or the module of an option group
+several commands share: :mod:`._aligner_options`, :mod:`._similarity_options`, ...), reading
 inputs and writing outputs (:mod:`._common`).
 """
 

@@ -1,6 +1,8 @@
 """Shared helpers for CLI commands: --format, input/output files, progress bars, warnings.
 
-Not for: option groups several commands share (:mod:`._options`, :mod:`._pipelines`), text
+Not for: option groups several commands share (:mod:`._aligner_options`, :mod:`._similarity_options`,
+:mod:`._encoder_options`, :mod:`._table_options`, :mod:`._bootstrap_options`, :mod:`._cluster`,
+:mod:`._pipelines`), text
 renderings of results (:mod:`._render`) or the checks of the whole command line that `main`
 runs before any command (:mod:`._command_line`).
 """

@@ -4,7 +4,7 @@ Their options (mapped onto :class:`paralign.pivot.PivotOptions`), the runner tha
 library real paths for '-' (stdin in, stdout out) and its report (text or JSON).
 
 Not for: building tables (:mod:`paralign.pivot`), `word-align` (but for the case options it
-takes as they do: :func:`add_case_options`), or options other commands share (:mod:`._options`).
+takes as they do: :func:`add_case_options`), or options other commands share (:mod:`._aligner_options`, ...).
 """
 
 from __future__ import annotations

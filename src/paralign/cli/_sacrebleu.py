@@ -22,8 +22,8 @@ give figures the user did not ask for):
   ``-sl`` (sacrebleu's prints a score per segment; meta-eval correlates segment scores with
   ``--level segment``).
 
-Not for: the bootstrap options themselves (:func:`._options.add_bootstrap_options`) or what they
-may be given with (:func:`._options.check_bootstrap_options`, called after :func:`use_spellings`).
+Not for: the bootstrap options themselves (:func:`._bootstrap_options.add_bootstrap_options`) or what they
+may be given with (:func:`._bootstrap_options.check_bootstrap_options`, called after :func:`use_spellings`).
 """
 
 from __future__ import annotations

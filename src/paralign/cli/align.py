@@ -53,6 +53,8 @@ from ..aligners.signature import alignment_signature, tokens_part
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
+from ._aligner_options import add_aligner_options, loaded_aligner
+from ._cluster import cluster_runner
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -73,7 +75,6 @@ from ._common import (
     undecodable_lines,
 )
 from ._metavars import FILE, N
-from ._options import add_aligner_options, cluster_runner, loaded_aligner
 from ._warnings import warn_item
 
 #: One aligned input pair as `iter_align_input` gives it (None results for a bad pair).
@@ -350,6 +351,6 @@ WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "sv
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
 __getattr__ = moved_names(__name__, {
-    "add_preset_option": "paralign.cli._options",
-    "add_gold_options": "paralign.cli._options",
+    "add_preset_option": "paralign.cli._aligner_options",
+    "add_gold_options": "paralign.cli._aligner_options",
 })

@@ -5,6 +5,9 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import PairResult, evaluate_aligner_pairs
+from ._aligner_options import add_aligner_options, add_gold_options, loaded_aligner, on_gold
+from ._bootstrap_options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
+from ._cluster import cluster_runner
 from ._common import (
     add_format,
     add_output,
@@ -13,16 +16,6 @@ from ._common import (
     warn_skipped_pairs,
     write_report,
     write_result,
-)
-from ._options import (
-    add_aligner_options,
-    add_bootstrap_options,
-    add_gold_options,
-    add_macro_confidence,
-    check_bootstrap_options,
-    cluster_runner,
-    loaded_aligner,
-    on_gold,
 )
 from ._render import SCORES_LEGEND, render_scores
 

@@ -23,6 +23,7 @@ from ..similarity.features import (
     FEATURE_SETS,
 )
 from ..similarity.model import report_relative_to
+from ._aligner_options import check_aligner_preset
 from ._common import (
     add_format,
     add_output,
@@ -32,16 +33,9 @@ from ._common import (
     positive_number,
     write_result,
 )
+from ._encoder_options import add_encoder_options, check_encoder_options, encoder_device
 from ._metavars import DIR, FILE, N, X
-from ._options import (
-    add_encoder_options,
-    add_similarity_options,
-    aligns_with_encoder,
-    check_aligner_preset,
-    check_encoder_options,
-    encoder_device,
-    evaluate_inputs,
-)
+from ._similarity_options import add_similarity_options, aligns_with_encoder, evaluate_inputs
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..neural.cross_encoder import FineTuning

@@ -7,21 +7,17 @@ from typing import Any
 
 from ..similarity import DEFAULT_SIGNAL, StsReport, evaluate_sts_files
 from ..similarity.contextual import NEURAL_SIGNAL_NAMES
-from ._common import add_format, add_output, add_report, write_report, write_result
-from ._metavars import FILE
-from ._options import (
+from ._aligner_options import check_aligner_preset
+from ._bootstrap_options import (
     add_bootstrap_options,
-    add_encoder_options,
-    add_similarity_options,
-    aligns_with_encoder,
     bootstrap_signature,
-    check_aligner_preset,
     check_bootstrap_options,
-    check_encoder_options,
-    encoder_device,
-    evaluate_inputs,
     too_few_to_resample,
 )
+from ._common import add_format, add_output, add_report, write_report, write_result
+from ._encoder_options import add_encoder_options, check_encoder_options, encoder_device
+from ._metavars import FILE
+from ._similarity_options import add_similarity_options, aligns_with_encoder, evaluate_inputs
 
 #: What --encoder and --device reach in this command (its help, and the error when none is used).
 ENCODER_USERS = "--preset contextual (or --aligner contextual) or a neural signal (embedding, contextual-alignment, hybrid)"

@@ -20,6 +20,8 @@ from pathlib import Path
 from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ..lattice import INCREMENTAL_MIN_SIZE
+from ._bootstrap_options import check_only_with
+from ._cluster import cluster_runner
 from ._command_line import BY_SUFFIX
 from ._common import (
     add_encoding_errors,
@@ -53,7 +55,6 @@ from ._lattice_input import (
     sentence_lines,
 )
 from ._metavars import ACTION, FILE, TEXT, N
-from ._options import check_only_with, cluster_runner
 from ._warnings import warn_item
 
 

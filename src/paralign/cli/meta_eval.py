@@ -40,17 +40,16 @@ from ._common import (
     write_report,
     write_result,
 )
+from ._encoder_options import add_encoder_options, check_encoder_options
 from ._metavars import DIR, LIST, NAME, NAMED_FILE, N
-from ._options import (
-    add_encoder_options,
+from ._sacrebleu import add_spellings, use_spellings
+from ._table_options import (
     add_paraeval_source_options,
-    check_encoder_options,
     check_paper_options,
     check_table_names,
     table_path,
     table_specs,
 )
-from ._sacrebleu import add_spellings, use_spellings
 from ._warnings import warn_item
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -18,7 +18,13 @@ from ..errors import (
     repeated_stream,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
-from ._cluster import add_cluster_options
+from ._bootstrap_options import (
+    add_bootstrap_options,
+    bootstrap_signature,
+    check_bootstrap_options,
+    too_few_to_resample,
+)
+from ._cluster import add_cluster_options, cluster_runner
 from ._common import (
     add_format,
     add_output,
@@ -35,22 +41,16 @@ from ._common import (
     warn,
     write_report,
 )
+from ._encoder_options import add_encoder_options, check_encoder_options
 from ._metavars import FILE, NAME
-from ._options import (
-    add_bootstrap_options,
-    add_encoder_options,
+from ._sacrebleu import add_spellings, use_spellings
+from ._table_options import (
     add_paraeval_source_options,
-    bootstrap_signature,
-    check_bootstrap_options,
-    check_encoder_options,
     check_paper_options,
     check_table_names,
-    cluster_runner,
     table_path,
     table_specs,
-    too_few_to_resample,
 )
-from ._sacrebleu import add_spellings, use_spellings
 from ._warnings import warn_item
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from ..metrics.parametric import (
 )
 from ..metrics.parametric_align import DEFAULT_MAX_LENGTH, names_a_skipped_item
 from ..signature import file_name_part
-from ._cluster import add_cluster_options
+from ._cluster import add_cluster_options, cluster_runner
 from ._common import (
     add_format,
     add_output,
@@ -37,8 +37,8 @@ from ._common import (
     table_progress,
 )
 from ._metavars import ACTION, FILE, FILE_OR_NAME, SOURCE, N
-from ._options import check_table_names, cluster_runner
 from ._render import render_align_scores, render_table_scores
+from ._table_options import check_table_names
 from ._warnings import warn, warn_item
 
 LINK_CHOICES = ("sure", "sure+possible")

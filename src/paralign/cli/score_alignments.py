@@ -7,6 +7,7 @@ from contextlib import ExitStack
 
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
+from ._bootstrap_options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._common import (
     add_format,
     add_output,
@@ -16,7 +17,6 @@ from ._common import (
     write_result,
 )
 from ._metavars import FILE
-from ._options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._render import SCORES_LEGEND, render_scores
 
 

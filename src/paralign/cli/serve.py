@@ -22,9 +22,10 @@ from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
 from ._common import add_format, non_negative_int, positive_int, progress, warn
+from ._encoder_options import add_encoder_options, encoder_device
 from ._metavars import ADDRESS, LIST, TABLE, N
-from ._options import add_encoder_options, check_table_names, encoder_device
 from ._stderr import ShownRecords
+from ._table_options import check_table_names
 
 #: The batch page's default most rows a request (paralign.web.models.BATCH_PAIRS, which this
 #: command does not import before it runs: the web extra may be missing).

@@ -34,6 +34,8 @@ from ..similarity.signature import (
     similarity_signature,
     uses_encoder,
 )
+from ._aligner_options import check_aligner_preset
+from ._cluster import cluster_runner
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -54,17 +56,12 @@ from ._common import (
     undecodable_lines,
     warn,
 )
+from ._encoder_options import add_encoder_options, check_encoder_options, encoder_device
 from ._metavars import FILE
-from ._options import (
-    add_encoder_options,
-    add_similarity_options,
-    check_aligner_preset,
-    check_encoder_options,
-    cluster_runner,
-    encoder_device,
-    similarity_aligner,
+from ._similarity_options import add_similarity_options, similarity_aligner
+from ._similarity_options import (
+    aligner_preset as _preset,  # the old name here warns (moved_names below)
 )
-from ._options import aligner_preset as _preset  # the old name here warns (moved_names below)
 from ._warnings import warn_item
 
 BLOCK = 512  #: pairs read and scored at a time (streaming)
@@ -304,4 +301,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
-__getattr__ = moved_names(__name__, {"aligner_preset": "paralign.cli._options"})
+__getattr__ = moved_names(__name__, {"aligner_preset": "paralign.cli._similarity_options"})

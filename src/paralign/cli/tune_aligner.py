@@ -7,15 +7,10 @@ import argparse
 from ..aligners.evaluation import GRID, TuneResult, tune_aligner, tuned_on_test
 from ..aligners.exact import ExactAligner
 from ..errors import ConfigurationError, counted
+from ._aligner_options import add_aligner_options, add_gold_options, loaded_aligner, on_gold
+from ._cluster import cluster_runner
 from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
 from ._metavars import LIST
-from ._options import (
-    add_aligner_options,
-    add_gold_options,
-    cluster_runner,
-    loaded_aligner,
-    on_gold,
-)
 
 
 def _grid(text: str) -> tuple[float, ...]:

@@ -43,7 +43,8 @@ from ..errors import (
     shown_value,
 )
 from ..settings import encoder_name
-from .encoder import _require, load_pretrained, model_directory, quiet_transformers, resolve_device
+from .loading import _require, load_pretrained, quiet_transformers, resolve_device
+from .model_files import model_directory
 
 #: The file in a saved cross-encoder directory that names what it is.
 MANIFEST = "cross_encoder.json"

