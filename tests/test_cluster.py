@@ -74,6 +74,25 @@ def test_waiting_on_a_cluster_without_workers_says_to_start_them() -> None:
     assert "give more workers" not in said
 
 
+def test_a_local_cluster_paralign_started_without_workers_says_what_happened_and_what_to_do() -> None:
+    """A cluster paralign started itself whose workers died and did not come back (killed for
+    lack of memory, on a loaded machine) was told to "start workers for it (dask worker
+    ADDRESS)", which makes no sense for a cluster the command starts; it says its workers died
+    and what to give them (more --memory-limit, fewer --workers)."""
+    from distributed import Client
+
+    from paralign.cluster import _own_cluster_type
+
+    with _own_cluster_type()(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster, timeout=30) as client:
+        future = client.submit(_double, [1], pure=False)
+        with pytest.raises(ClusterStalledError) as raised:
+            result(client, future, stall_after=0.5, poll=0.1)
+    said = str(raised.value)
+    assert said.startswith("the local Dask cluster has had no worker for "), said
+    assert "dask worker" not in said and "--memory-limit" in said and "fewer --workers" in said, said
+
+
 @pytest.mark.parametrize("dashboard", [True, False])
 def test_a_dashboard_link_is_given_only_when_the_scheduler_serves_the_dashboard(dashboard: bool, capsys) -> None:
     """`dask scheduler --no-dashboard` still serves its HTTP routes (/health, /metrics) under the

@@ -5,8 +5,8 @@ thread each, ``memory_limit`` each, bound to 127.0.0.1) and stops it when done
 (:func:`connect`; :func:`connecting` starts it in a thread while the job reads its input); a
 worker it loses (killed) is restarted by its nanny however long that takes (`_own_cluster_type`:
 Dask gave up on it after 15 s).  Its workers start with glibc malloc settings that spare them
-the kernel's page faults (``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears and acts on by stopping
-the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's errors
+the kernel's page faults (``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears
+and acts on by stopping the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's errors
 (bad input the caller reports as one line: :func:`quiet_data_errors`); a signal that comes
 while they start is acted on once the cluster is up, not mid-start.  With a scheduler address
 (``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs on
@@ -556,10 +556,18 @@ def _stall(client: Client) -> tuple[str, str] | None:
     still running a task that may free it, or no worker), and what to do about it; None when
     some worker can. A cluster without workers was told to
     "raise the memory limit per worker (--memory-limit, ...)", which does nothing for an existing
-    cluster (a scheduler that no worker has joined) and had no worker to limit."""
+    cluster (a scheduler that no worker has joined) and had no worker to limit.  A cluster
+    paralign started itself (:func:`_own_cluster_type`) was told the same, to "start workers for
+    it (dask worker ADDRESS)", when its workers had died (killed for lack of memory) and not come
+    back: it is told that, and what to give them."""
     from dask.utils import format_bytes
 
     workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    if not workers and isinstance(getattr(client, "cluster", None), _own_cluster_type()):
+        return ("the local Dask cluster has had no worker",
+                "its worker processes died and did not start again (most often: killed for lack of "
+                "memory, by the system or at their memory limit); give each more memory "
+                "(--memory-limit), run fewer --workers, or free memory on this machine")
     if not workers:
         return ("the Dask cluster has had no worker",
                 f"start workers for it (dask worker {_address(client)}); if they were killed at their "
