@@ -74,6 +74,25 @@ def test_waiting_on_a_cluster_without_workers_says_to_start_them() -> None:
     assert "give more workers" not in said
 
 
+def test_a_local_cluster_paralign_started_without_workers_says_what_happened_and_what_to_do() -> None:
+    """A cluster paralign started itself whose workers died and did not come back (killed for
+    lack of memory, on a loaded machine) was told to "start workers for it (dask worker
+    ADDRESS)", which makes no sense for a cluster the command starts; it says its workers died
+    and what to give them (more --memory-limit, fewer --workers)."""
+    from distributed import Client
+
+    from paralign.cluster import _own_cluster_type
+
+    with _own_cluster_type()(n_workers=0, processes=True, host="127.0.0.1", dashboard_address=None) as cluster, \
+            Client(cluster, timeout=30) as client:
+        future = client.submit(_double, [1], pure=False)
+        with pytest.raises(ClusterStalledError) as raised:
+            result(client, future, stall_after=0.5, poll=0.1)
+    said = str(raised.value)
+    assert said.startswith("the local Dask cluster has had no worker for "), said
+    assert "dask worker" not in said and "--memory-limit" in said and "fewer --workers" in said, said
+
+
 @pytest.mark.parametrize("dashboard", [True, False])
 def test_a_dashboard_link_is_given_only_when_the_scheduler_serves_the_dashboard(dashboard: bool, capsys) -> None:
     """`dask scheduler --no-dashboard` still serves its HTTP routes (/health, /metrics) under the
@@ -542,3 +561,91 @@ def test_dask_giving_up_on_a_lost_scheduler_is_not_logged_after_the_jobs_error(s
     assert _LostClientLog(SimpleNamespace(status=status)).filter(record) is shown
     other = logging.LogRecord("distributed.client", logging.ERROR, __file__, 1, "something else", (), None)
     assert _LostClientLog(SimpleNamespace(status=status)).filter(other) is True
+
+
+#: A job on a local cluster of one worker (the cluster's lost-worker grace of Dask's config cut to
+#: 1 s, `sys.argv[2]` seconds of stall allowed) whose first task kills its worker (SIGKILL, as the
+#: kernel's OOM killer would) and whose restarted worker, as on a loaded machine, takes 4 s
+#: before it joins (the preload at `sys.argv[1]`); prints what the job ended with, and when.
+_LOST_WORKER = """
+import os, signal, sys, time
+import dask
+from paralign.cluster import ClusterOptions, connect, finished
+
+preload, stall = sys.argv[1], float(sys.argv[2])
+marker = preload + ".killed"
+
+def kill_once(chunk):
+    if not os.path.exists(marker):
+        open(marker, "w").close()
+        os.kill(os.getpid(), signal.SIGKILL)
+    time.sleep(1)
+    return [2 * item for item in chunk]
+
+if __name__ == "__main__":
+    dask.config.set({"distributed.deploy.lost-worker-timeout": "1s", "distributed.worker.preload": [preload]})
+    started = time.monotonic()
+    try:
+        with connect(ClusterOptions(workers=1)) as client:
+            futures = client.map(kill_once, [[1], [2], [3]], pure=False)
+            got = sorted(future.result() for future in finished(client, futures, stall_after=stall, poll=0.5))
+        print(f"done after {time.monotonic() - started:.0f} s: {got}")
+    except Exception as exc:
+        print(f"{type(exc).__name__} after {time.monotonic() - started:.0f} s: {exc}")
+"""
+
+#: The worker's preload: a worker started once the task has killed one sleeps 4 s before joining.
+_SLOW_RESTART = """
+import os, time
+if os.path.exists({marker!r}):
+    time.sleep(4)
+"""
+
+
+def _lost_worker_job(tmp_path, stall: float) -> str:
+    """What `_LOST_WORKER` printed, run in a process of its own (bounded: 90 s)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import paralign
+
+    preload = tmp_path / "slow_restart.py"
+    preload.write_text(_SLOW_RESTART.format(marker=f"{preload}.killed"), encoding="utf-8")  # Dask imports a copy
+    script = tmp_path / "job.py"
+    script.write_text(_LOST_WORKER, encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    job = subprocess.run([sys.executable, str(script), str(preload), str(stall)], env=env, cwd=tmp_path,
+                         capture_output=True, text=True, timeout=90)
+    return job.stdout.strip() + job.stderr[-2000:]
+
+
+@pytest.mark.timeout(120)
+def test_a_local_worker_killed_mid_job_is_replaced_however_long_its_restart_takes(tmp_path) -> None:
+    """A worker of paralign's own local cluster killed mid-job (the OOM killer, a segfault) whose
+    restart took longer than Dask's lost-worker grace (`distributed.deploy.lost-worker-timeout`,
+    15 s; a restart on a loaded machine) was never replaced: Dask closed its nanny, and with
+    `--workers 1` the job waited 2 minutes with no worker and told the user to start one
+    (`dask worker ADDRESS`). The nanny restarts it, and the job goes on."""
+    said = _lost_worker_job(tmp_path, stall=20)
+    assert said.startswith("done after ") and said.endswith("[[2], [4], [6]]"), said
+
+
+@pytest.mark.timeout(120)
+def test_a_local_cluster_started_before_distributed_is_imported_keeps_its_config() -> None:
+    """The local cluster's class, first imported inside the `dask.config.set` that gives its
+    workers their settings, lost distributed's config section at that block's end (the section
+    distributed adds when imported): every worker's registration failed (KeyError:
+    'distributed') and `paralign pivot` wrote nothing."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import paralign
+
+    job = ("from paralign.cluster import ClusterOptions, connecting\n"  # starts it before importing Client
+           "with connecting(ClusterOptions(workers=1)) as ready:\n"
+           "    print(ready().submit(sum, [1, 2]).result())\n")
+    env = {**os.environ, "PYTHONPATH": str(Path(paralign.__file__).parents[1])}
+    done = subprocess.run([sys.executable, "-c", job], env=env, capture_output=True, text=True, timeout=90)
+    assert done.stdout.strip() == "3" and "KeyError" not in done.stderr, done.stderr[-2000:]

@@ -2,10 +2,11 @@
 
 By default a job starts a `LocalCluster` of worker processes on this machine (``workers``, one
 thread each, ``memory_limit`` each, bound to 127.0.0.1) and stops it when done
-(:func:`connect`; :func:`connecting` starts it in a thread while the job reads its input). Its
-workers start with glibc malloc settings that spare them the kernel's page faults
-(``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears and acts on by stopping
-the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's errors
+(:func:`connect`; :func:`connecting` starts it in a thread while the job reads its input); a
+worker it loses (killed) is restarted by its nanny however long that takes (`_own_cluster_type`:
+Dask gave up on it after 15 s).  Its workers start with glibc malloc settings that spare them
+the kernel's page faults (``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears
+and acts on by stopping the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's errors
 (bad input the caller reports as one line: :func:`quiet_data_errors`); a signal that comes
 while they start is acted on once the cluster is up, not mid-start.  With a scheduler address
 (``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs on
@@ -40,6 +41,7 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from .cluster_versions import check_versions
@@ -190,9 +192,37 @@ def _described(info: dict[str, Any], dashboard: str, local: bool) -> dict[str, A
 WORKER_MALLOC = {"MALLOC_TRIM_THRESHOLD_": str(256 * 2**20), "MALLOC_MMAP_THRESHOLD_": str(32 * 2**20)}
 
 
+@cache
+def _own_cluster_type() -> type:
+    """The LocalCluster of the clusters paralign starts itself (:func:`_start_local`): a worker
+    it loses (killed by the OOM killer or at its memory limit, a segfault) is left to its nanny,
+    which restarts the worker process however long that takes.  Dask closed a lost worker's
+    nanny when no worker of its name was back within ``distributed.deploy.lost-worker-timeout``
+    (15 s, read from the process-wide config, which a user's own clusters share); a restart on
+    a loaded machine takes longer, and the cluster was left a worker short for good (with one
+    worker, the job waited 2 minutes and stopped).  That timer is for clusters whose workers run
+    elsewhere (a batch system's jobs, which do not come back); a local nanny runs in this
+    process.  A worker that cannot start again still stops the job in bounded time: waiting
+    watches for a cluster without workers (:func:`finished`)."""
+    from distributed import LocalCluster
+    from distributed.deploy.cluster import Cluster
+
+    class OwnLocalCluster(LocalCluster):
+        def _update_worker_status(self, op: str, msg: Any) -> None:
+            if op == "remove":  # the cluster's record of its workers only, not SpecCluster's timer
+                Cluster._update_worker_status(self, op, msg)
+            else:
+                super()._update_worker_status(op, msg)
+
+    return OwnLocalCluster
+
+
 def _start_local(options: ClusterOptions) -> Any:
     import dask
-    from distributed import LocalCluster
+
+    # before `dask.config.set` below: distributed adds its config section when first imported,
+    # and the set's end removed that section again (every worker's registration: KeyError)
+    local_cluster = _own_cluster_type()
 
     # Dask's pre-spawn environment gives each worker one BLAS/OpenMP thread (threads_per_worker=1
     # below): on C cores, N workers use N threads, not N x C; a variable set in the command's own
@@ -202,7 +232,7 @@ def _start_local(options: ClusterOptions) -> Any:
     with dask.config.set({"distributed.nanny.pre-spawn-environ": environ, "distributed.worker.preload": preload}), \
             _signals_deferred() as interrupted:
         try:
-            cluster = LocalCluster(
+            cluster = local_cluster(
                 n_workers=options.workers, threads_per_worker=1, processes=True,
                 memory_limit=options.memory_limit or "auto", host="127.0.0.1",
                 dashboard_address="127.0.0.1:0", silence_logs=logging.ERROR,  # ":0" served it on 0.0.0.0
@@ -526,10 +556,18 @@ def _stall(client: Client) -> tuple[str, str] | None:
     still running a task that may free it, or no worker), and what to do about it; None when
     some worker can. A cluster without workers was told to
     "raise the memory limit per worker (--memory-limit, ...)", which does nothing for an existing
-    cluster (a scheduler that no worker has joined) and had no worker to limit."""
+    cluster (a scheduler that no worker has joined) and had no worker to limit.  A cluster
+    paralign started itself (:func:`_own_cluster_type`) was told the same, to "start workers for
+    it (dask worker ADDRESS)", when its workers had died (killed for lack of memory) and not come
+    back: it is told that, and what to give them."""
     from dask.utils import format_bytes
 
     workers = client.scheduler_info(n_workers=-1).get("workers", {})
+    if not workers and isinstance(getattr(client, "cluster", None), _own_cluster_type()):
+        return ("the local Dask cluster has had no worker",
+                "its worker processes died and did not start again (most often: killed for lack of "
+                "memory, by the system or at their memory limit); give each more memory "
+                "(--memory-limit), run fewer --workers, or free memory on this machine")
     if not workers:
         return ("the Dask cluster has had no worker",
                 f"start workers for it (dask worker {_address(client)}); if they were killed at their "
