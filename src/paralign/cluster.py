@@ -1,22 +1,21 @@
 """Where parallel work runs: a Dask cluster, started here or an existing one.
 
 By default a job starts a `LocalCluster` of worker processes on this machine (``workers``, one
-thread each, ``memory_limit`` each, bound to 127.0.0.1) and stops it when done
-(:func:`connect`; :func:`connecting` starts it in a thread while the job reads its input); a
-worker it loses (killed) is restarted by its nanny however long that takes (`_own_cluster_type`:
-Dask gave up on it after 15 s).  Its workers start with glibc malloc settings that spare them
-the kernel's page faults (``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears
-and acts on by stopping the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's errors
-(bad input the caller reports as one line: :func:`quiet_data_errors`); a signal that comes
-while they start is acted on once the cluster is up, not mid-start.  With a scheduler address
-(``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job runs on
-that cluster: connecting is bounded in time (:func:`check_answers`: an address where no
+thread each, ``memory_limit`` each, bound to 127.0.0.1) and stops it when done (:func:`connect`;
+:func:`connecting` starts it in a thread while the job reads its input); a worker it loses
+(killed) is restarted by its nanny however long that takes (`_own_cluster_type`: Dask gave up on
+it after 15 s). Its workers start with glibc malloc settings that spare them the kernel's page
+faults (``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears and acts on by
+stopping the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's
+errors (bad input the caller reports as one line: :func:`quiet_data_errors`); a signal that
+comes while they start is acted on once the cluster is up, not mid-start. With a scheduler
+address (``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job
+runs on that cluster: connecting is bounded in time (:func:`check_answers`: an address where no
 scheduler answers is one error, not a hang) and checks that it runs the command's versions of
 paralign, dask and distributed (:func:`check_versions`: its tasks are rebuilt there). Its
 workers must see the files a pipeline reads and writes (the inputs and the work directory:
-:mod:`paralign.pivot`) and hold the resources a task loads there (the spaCy model, PPDB,
-NLTK's data). Nothing is printed: the caller hears where the dashboard is through
-``on_start``.
+:mod:`paralign.pivot`) and hold the resources a task loads there (the spaCy model, PPDB, NLTK's
+data). Nothing is printed: the caller hears where the dashboard is through ``on_start``.
 
 A job waits on its tasks through :func:`finished` (or :func:`result`, for one), which watches
 the cluster while it waits: a worker that reaches Dask's pause mark (by default 80% of its
@@ -563,12 +562,12 @@ def _stall(client: Client) -> tuple[str, str] | None:
     from dask.utils import format_bytes
 
     workers = client.scheduler_info(n_workers=-1).get("workers", {})
-    if not workers and isinstance(getattr(client, "cluster", None), _own_cluster_type()):
-        return ("the local Dask cluster has had no worker",
-                "its worker processes died and did not start again (most often: killed for lack of "
-                "memory, by the system or at their memory limit); give each more memory "
-                "(--memory-limit), run fewer --workers, or free memory on this machine")
     if not workers:
+        if isinstance(getattr(client, "cluster", None), _own_cluster_type()):
+            return ("the local Dask cluster has had no worker",
+                    "its worker processes died and did not start again (most often: killed for lack of "
+                    "memory, by the system or at their memory limit); give each more memory "
+                    "(--memory-limit), run fewer --workers, or free memory on this machine")
         return ("the Dask cluster has had no worker",
                 f"start workers for it (dask worker {_address(client)}); if they were killed at their "
                 "memory limit, give them more (--memory-limit, or the cluster's own)")

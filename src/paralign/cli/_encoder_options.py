@@ -11,7 +11,7 @@ import argparse
 from collections.abc import Mapping
 
 from ..errors import ConfigurationError
-from ..settings import DEFAULT_ENCODER, DEVICE_FORMS, is_device
+from ..settings import DEVICE_FORMS, is_device
 from ._metavars import MODEL
 
 
@@ -60,8 +60,9 @@ def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
     if given and not used:
         raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with {users}")
     if used and encoder == "":
-        raise ConfigurationError("--encoder: an empty name; give an installed model package or a local model "
-                                 f"directory, or leave --encoder out for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
+        from ..neural.model_files import empty_name_message
+
+        raise ConfigurationError(empty_name_message("--encoder", "leave --encoder out"))
     if used and encoder is not None:
         from ..neural.model_files import model_directory
 

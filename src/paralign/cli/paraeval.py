@@ -132,8 +132,8 @@ def read_segments(path: str) -> list[str]:
 
 def input_paths(patterns: list[str] | None) -> list[str]:
     """Each -i as given, or the sorted files its glob matches, folders left out (a glob matching
-    none: an error, naming the folders it matches when it matches only folders). A name that exists is that file, even with glob characters in it
-    (``hyp[1].txt``)."""
+    none: an error, naming the folders it matches when it matches only folders). A name that
+    exists is that file, even with glob characters in it (``hyp[1].txt``)."""
     import os
 
     out: list[str] = []

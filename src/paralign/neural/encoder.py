@@ -49,7 +49,7 @@ from ..workers import Progress, in_steps
 from .loading import _check_device, _load, _Model, _require, resolve_device
 from .model_files import _model_name, model_directory
 from .model_files import (
-    encoder_id as encoder_id,  # its home before the split: the library's signatures import it here
+    encoder_id as encoder_id,  # its home before the split, kept for callers outside paralign
 )
 from .windows import assign_windows, windows
 

@@ -22,14 +22,21 @@ from ..signature import RESOLVED_REMEDY, file_name_part
 _PATH_ATTRIBUTES = ("get_model_path", "MODEL_DIR", "model_path", "MODEL_PATH")
 
 
+def empty_name_message(what: str, default_by: str) -> str:
+    """What an empty encoder name is told, `what` naming where it was given and `default_by`
+    how that place asks for the default (the library's None, the command line's leaving the
+    option out)."""
+    return (f"{what}: an empty name; give an installed model package or a local model directory, or "
+            f"{default_by} for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
+
+
 def _model_name(model: str | os.PathLike[str] | None) -> str:
     """The encoder to load for a `model` argument: it, or for None the `PARALIGN_ENCODER`
     setting (empty there: unset, as an environment variable is), else the default. An empty
     str given as the argument is a ConfigurationError: it meant the default, silently, where
     it is almost always a name that went missing (an unset variable, an empty field)."""
     if isinstance(model, str) and not model:
-        raise ConfigurationError("encoder model: an empty name; give an installed model package or a local model "
-                                 f"directory, or None for the default ($PARALIGN_ENCODER, else {DEFAULT_ENCODER})")
+        raise ConfigurationError(empty_name_message("encoder model", "None"))
     if model is not None and not isinstance(model, str | os.PathLike):  # 3 was os.fspath's TypeError
         raise InputTypeError(f"encoder model must be a name or folder, or None, not {type(model).__name__} {shown_value(model)}")
     return encoder_name(os.fspath(model) if model is not None else None)

@@ -128,7 +128,7 @@ def _neural_parts(signal: Any) -> dict[str, str]:
     encoder features, or blended with a cross-encoder: its ``encoder``), or its own aligner's
     parts (``contextual-alignment``, which realigns the pair with the contextual aligner, whose
     parts name its encoder)."""
-    from ..neural.encoder import encoder_id
+    from ..neural.model_files import encoder_id
 
     name = getattr(signal, "name", "")
     if name == "embedding":
@@ -203,7 +203,7 @@ def paraphrase_signature(
         parts["xenc"] = ",".join(f"{key}={setting_value(value)}" for key, value in fine_tuning.to_dict().items())
     parts.update(aligner_parts(aligner))
     if _uses_encoder(signal, feature_set, fine_tuning):
-        from ..neural.encoder import encoder_id
+        from ..neural.model_files import encoder_id
 
         neural = {} if signal is None or isinstance(signal, str) else _neural_parts(signal)
         parts.setdefault("encoder", neural.get("encoder") or encoder_id(encoder))

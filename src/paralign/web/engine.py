@@ -352,7 +352,7 @@ class Engine:
         directory's name); None when the server runs none (the neural extra is not installed)."""
         if "contextual" in self.missing_aligners and not self.chooses_encoder:
             return None
-        from ..neural.encoder import encoder_id
+        from ..neural.model_files import encoder_id
 
         return encoder_id(self.encoder)
 

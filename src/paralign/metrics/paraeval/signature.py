@@ -146,7 +146,7 @@ def encoder_part(encoder: object, *, cached: bool) -> str:
     Why the layer and stride: an ``Encoder(word_layer=2)`` gave other scores (0.599 where the
     last layer gives 0.650) under the same signature, though the vector cache kept them apart
     (:func:`.vectors.vector_key`)."""
-    from ...neural.encoder import encoder_id
+    from ...neural.model_files import encoder_id
 
     out = f"encoder:{encoder_id(getattr(encoder, 'model', None))}|"
     layer, stride = getattr(encoder, "word_layer", -1), getattr(encoder, "stride", None)

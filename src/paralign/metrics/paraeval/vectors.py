@@ -17,7 +17,7 @@ def vector_key(encoder: object) -> str:
     give it (a model package with its version), the layer and stride it reads, and for a local
     model directory each file's name, size and time, so a model retrained into the same
     directory, or another layer, never reads the vectors of the one before."""
-    from ...neural.encoder import encoder_id, model_directory
+    from ...neural.model_files import encoder_id, model_directory
 
     model = getattr(encoder, "model", None)
     parts = [str(model or "default"), encoder_id(model), f"layer:{getattr(encoder, 'word_layer', None)}", f"stride:{getattr(encoder, 'stride', None)}"]
