@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from paralign.errors import ConfigurationError, FormatError
-from paralign.textio import open_text
+from paralign.textio import is_float_field, is_number_field, open_text
 
 
 @pytest.mark.parametrize("gz", [False, True])
@@ -387,3 +387,11 @@ def test_number_fields_refuse_a_digit_group_mark_and_read_the_rest_as_python_doe
         int_field("1_0")
     with pytest.raises(ValueError):
         float_field("x")
+
+
+def test_is_float_field_takes_the_field_as_it_is():
+    """float skips spaces around a number but not U+001C to U+001F, which str.strip removes: the
+    STS reader's 'is not a finite number' is said only of a field float reads as it is."""
+    assert is_float_field(" 3 ") and is_float_field("nan") and not is_float_field("0_5")
+    assert not is_float_field("\x1c3")
+    assert is_number_field("\x1c3")

@@ -20,7 +20,7 @@ output against references), ``paralign.similarity_many``, ``paralign.build_latti
 from __future__ import annotations
 
 import sys
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ._moved import first_use_names
 from ._version import __version__
@@ -99,17 +99,7 @@ _ELSEWHERE: dict[str, str] = {
              "one and reuse it: it loads its data once), or paralign.get_aligner(name)(source, target)",
 }
 
-_first_use = first_use_names(__name__, _LAZY, globals())
-
-
-def __getattr__(name: str) -> Any:
-    """A public name imported on first use (:data:`_LAZY`); a name of :data:`_ELSEWHERE` is an
-    AttributeError saying what to use; any other, an AttributeError."""
-    if name in _ELSEWHERE:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}: use {_ELSEWHERE[name]}",
-                             name=name, obj=sys.modules[__name__])
-    return _first_use(name)
-
+__getattr__ = first_use_names(__name__, _LAZY, globals(), elsewhere=_ELSEWHERE)
 
 __all__ = [
     "AlignedPair",

@@ -64,12 +64,18 @@ def alias_module(old_module: str, new_module: str) -> None:
         setattr(sys.modules[parent], child, module)
 
 
-def first_use_names(package: str, homes: Mapping[str, str], namespace: dict[str, Any]) -> Callable[[str], Any]:
+def first_use_names(package: str, homes: Mapping[str, str], namespace: dict[str, Any],
+                    elsewhere: Mapping[str, str] | None = None) -> Callable[[str], Any]:
     """A module ``__getattr__`` for `package` that imports each name of `homes` (name -> the
     module it lives in) on first use and keeps it in `namespace` (the package's ``globals()``),
-    so the module is asked once; any other name is an AttributeError."""
+    so the module is asked once; a name of `elsewhere` (name -> what to use instead: a name a
+    newcomer reaches for that the package has under another) is an AttributeError saying what
+    to use; any other name is an AttributeError."""
 
     def __getattr__(name: str) -> Any:
+        if elsewhere is not None and name in elsewhere:
+            raise AttributeError(f"module {package!r} has no attribute {name!r}: use {elsewhere[name]}",
+                                 name=name, obj=sys.modules[package])
         module = homes.get(name)
         if module is None:
             raise AttributeError(f"module {package!r} has no attribute {name!r}")

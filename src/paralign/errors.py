@@ -176,6 +176,18 @@ def repeated_stream(references: Sequence[Sequence[str]]) -> tuple[int, int] | No
     return None
 
 
+def refuse_repeated_stream(references: Sequence[Sequence[str]], names: Sequence[str],
+                           message: Callable[[str, str], str]) -> None:
+    """SameReferenceError when two of `references` hold the same segments
+    (:func:`repeated_stream`): `names` names the streams in order, `message(first, again)` is the
+    caller's wording (a reference set of a folder, a stream, a file), the error's `first` and
+    `again` the two names."""
+    same = repeated_stream(references)
+    if same is not None:
+        first, again = (names[k] for k in same)
+        raise SameReferenceError(message(first, again), first=first, again=again)
+
+
 def invalid_json(exc: json.JSONDecodeError, shift: int = 0) -> str:
     """The reason for a FormatError on a line that is not JSON, with the column (`shift`: the
     characters cut from the line's start before parsing). ``exc.msg`` alone loses the position

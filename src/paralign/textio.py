@@ -112,8 +112,15 @@ def is_number_field(text: str) -> bool:
     """Whether a field (white space around it ignored) is a number as :func:`float_field` reads
     one: a gold score or label, a human score, where a reader tells a data row from a header or
     a sentence."""
+    return is_float_field(text.strip())
+
+
+def is_float_field(text: str) -> bool:
+    """Whether `text` as it is, not stripped, is a number :func:`float_field` reads (NaN and inf
+    included): float skips white space around a number but not the separators U+001C to U+001F,
+    which str.strip removes, so a field holding one is no number here, as its reader found."""
     try:
-        float_field(text.strip())
+        float_field(text)
     except ValueError:
         return False
     return True

@@ -15,7 +15,7 @@ from ..errors import (
     MismatchError,
     ParalignError,
     SameReferenceError,
-    repeated_stream,
+    refuse_repeated_stream,
 )
 from ..metrics.paraeval.configs import CONFIGS, get_config
 from ._bootstrap_options import (
@@ -271,12 +271,9 @@ def _check_references(paths: list[str], refs: list[list[str]]) -> None:
         lengths = ", ".join(f"{input_name(path)} has {counted(len(stream), 'line')}"
                             for path, stream in zip(paths, refs, strict=True))
         raise MismatchError(f"the references differ in length: {lengths} (each has one line a segment)")
-    same = repeated_stream(refs)
-    if same is not None:
-        first, again = (input_name(paths[k]) for k in same)
-        raise SameReferenceError(f"argument -r/--reference: {again} has the same lines as {first}: give each "
-                                 f"reference once (scored against both as against one, signed nrefs:{len(refs)})",
-                                 first=first, again=again)
+    refuse_repeated_stream(refs, [input_name(path) for path in paths],
+                           lambda first, again: f"argument -r/--reference: {again} has the same lines as {first}: "
+                           f"give each reference once (scored against both as against one, signed nrefs:{len(refs)})")
 
 
 def _read_system(path: str) -> list[str]:

@@ -75,12 +75,13 @@ def gold_input(lines: Iterable[str], found: list[str] | None = None,
     tokens``), and a file's read ignoring ``--encoding-errors``."""
     lines = iter(lines)
     head = list(takewhile_blank(lines))
-    if not head or format_of_line(strip_bom(head[-1]).strip()) not in GOLD_INPUTS:
+    fmt = format_of_line(strip_bom(head[-1]).strip()) if head else None
+    if fmt not in GOLD_INPUTS:
         return None, chain(head, lines)
     read = head + list(lines)
     bad = {} if reason_of is None else {line: why for line in range(1, len(read) + 1)
                                         if (why := reason_of(line)) is not None}
-    whole = format_of_line(strip_bom(head[-1]).strip()) == "jacana"  # one JSON document, not a record a line
+    whole = fmt == "jacana"  # one JSON document, not a record a line
     with tempfile.TemporaryDirectory(prefix="paralign-") as tmp:
         copy = Path(tmp) / "input"
         copy.write_bytes(b"".join((b"\n" if whole else UNDECODED) if number in bad else line.encode("utf-8")

@@ -403,8 +403,7 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
                                       pair_id=record.get("id", "").strip() or None))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
-    ids = layout == "pairs" and numbered([line.rstrip("\r\n").lstrip("\ufeff").split("\t")
-                                          for line in sample])  # every line has its id: two fields lack one
+    ids = layout == "pairs" and numbered(_sample_fields(sample))  # every line has its id: two fields lack one
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
         line = raw.rstrip("\r\n")
         if number == 1:
@@ -443,6 +442,17 @@ def _text_row(pair: InputPair) -> TextPairRow:
     return pair.line, (pair.source, pair.target), pair.id
 
 
+def _sample_lines(sample: Sequence[str]) -> list[str]:
+    """A file's first lines as its layout is told from them: line ends and byte-order marks off."""
+    return [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
+
+
+def _sample_fields(sample: Sequence[str]) -> list[list[str]]:
+    """The tab-separated fields of each of a file's first lines (:func:`_sample_lines`), blank
+    lines kept in their place."""
+    return [line.split("\t") for line in _sample_lines(sample)]
+
+
 def detect_layout(sample: Sequence[str]) -> str:
     """``table`` (a first line naming ``sentence1`` and ``sentence2`` columns: a CSV or TSV with
     a header, :func:`.sts.table_header`), ``msrp`` (a header line starting ``Quality``, or most rows an MSRP row: a 0/1 label, or
@@ -450,16 +460,17 @@ def detect_layout(sample: Sequence[str]) -> str:
     header), ``sts`` (most rows an STS or STS Benchmark row with a gold score, or an empty one,
     but for numeric ids: :func:`numbered`) or ``pairs`` (anything else: `s1 TAB s2`, `id TAB s1 TAB s2`), from a file's first lines. An MSRP file without its header was taken for SemEval
     STS (its label a score), so its two ids were read as the pair's sentences."""
-    lines = [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
+    lines = _sample_lines(sample)
     if lines and table_header(lines[0]) is not None:
         return "table"
-    if lines and is_msrp_header(lines[0].split("\t")):
+    every = [line.split("\t") for line in lines]
+    if every and is_msrp_header(every[0]):
         return "msrp"
-    rows = [line.split("\t") for line in lines if line.strip()]
+    rows = [fields for line, fields in zip(lines, every, strict=True) if line.strip()]
     if most_rows_msrp(rows):
         return "msrp"
     if rows and sum(_looks_like_sts(fields) for fields in rows) * 2 >= len(rows) \
-            and not numbered([line.split("\t") for line in lines]):  # blank lines keep their place: ids count lines
+            and not numbered(every):  # blank lines keep their place: ids count lines
         return "sts"
     return "pairs"
 
@@ -470,7 +481,7 @@ def layout_note(sample: Sequence[str], layout: str) -> str | None:
     within the gold scores' range (0-5), as a few pairs' ids and a few STS rows' scores both
     are. Read as ids (counting up: :func:`numbered`) or as gold scores, dropped, the note says
     which and how ``similarity --input-format`` reads the file the other way; None otherwise."""
-    firsts = whole_firsts([line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample])
+    firsts = whole_firsts(_sample_fields(sample))
     if not firsts or layout not in ("pairs", "sts") or any(first > SCORE_RANGE[1] for _, first in firsts):
         return None
     shown = ", ".join(str(first) for _, first in firsts[:4]) + (", ..." if len(firsts) > 4 else "")
@@ -533,7 +544,7 @@ def _is_sts_benchmark(sample: Sequence[str]) -> bool:
     (:func:`.sts.format_of_rows`). Told per row, a Benchmark row cut short (6 fields) was read
     as the SemEval pair of its source and year ('MSRvid', '2012test'), and a SemEval row with
     trailing tabs as the empty fields 6 and 7 of a Benchmark row."""
-    return format_of_rows(line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample) == "stsb"
+    return format_of_rows(_sample_fields(sample)) == "stsb"
 
 
 def _looks_like_sts(fields: list[str]) -> bool:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from ..alignment import is_blank
 from ..errors import ConfigurationError, FormatError, counted
-from ..textio import BOM, float_field, open_text, strip_bom
+from ..textio import BOM, float_field, is_float_field, is_number_field, open_text, strip_bom
 
 #: Layout names accepted by :func:`load_sts`.
 STS_FORMATS = ("sts", "stsb", "table")
@@ -150,16 +150,6 @@ def parse_score(text: str) -> float | None:
     except ValueError:
         return None
     return value if math.isfinite(value) else None  # NaN and inf are not scores
-
-
-def _is_float(text: str) -> bool:
-    """Whether `text` is a number as a data file writes it (NaN and inf included:
-    :func:`paralign.textio.float_field`, which refuses '0_5', 5.0 for Python's float)."""
-    try:
-        float_field(text)
-    except ValueError:
-        return False
-    return True
 
 
 #: How many rows that are not blank :func:`detect_format` looks at for an MSRP file.
@@ -312,7 +302,7 @@ def whole_firsts(rows: Sequence[list[str]]) -> list[tuple[int, int]]:
     an empty field). A first field that is no number at all (``x3``, a bad line's) is left out:
     one such line made a file of ids 1 ... 10 a file of scores."""
     firsts = [(index, fields[0].strip()) for index, fields in enumerate(rows) if len(fields) == 3]
-    numbers = [(index, first) for index, first in firsts if not first or _is_float(first)]
+    numbers = [(index, first) for index, first in firsts if not first or is_number_field(first)]
     return [(index, int(first)) for index, first in numbers] if all(f.isascii() and f.isdigit() for _, f in numbers) else []
 
 
@@ -391,7 +381,7 @@ def _row(
         return None, "no gold score", notes
     score = parse_score(score_text)
     if score is None:  # NaN and inf are numbers, '3,5' is none
-        kind = "a finite number" if _is_float(score_text) else "a number"
+        kind = "a finite number" if is_float_field(score_text) else "a number"
         return None, f"gold score {score_text.strip()!r} is not {kind}", notes
     if (empty := empty_sentence(s1, s2)) is not None:
         return None, empty, notes

@@ -27,9 +27,8 @@ from ..errors import (
     MismatchError,
     ParalignError,
     ResourceMissingError,
-    SameReferenceError,
     counted,
-    repeated_stream,
+    refuse_repeated_stream,
 )
 from ..line_ends import cr_only_error, lf_text
 from ..settings import data_dir
@@ -426,12 +425,9 @@ def _check_distinct_sets(references: dict[str, tuple[str, ...]], paths: dict[str
     hold the same lines (:func:`paralign.errors.repeated_stream`): a folder whose ref B is a copy
     of ref A was scored as two references, BLEU signed nrefs:2, and ParaEval refused the
     streams without naming a file; as ``--refs A,A`` is refused."""
-    labels = list(references)
-    same = repeated_stream([references[label] for label in labels])
-    if same is not None:
-        first, again = (f"reference {labels[k]} ({paths[labels[k]]})" for k in same)
-        raise SameReferenceError(f"{again} has the same lines as {first}: give each reference once",
-                                 first=first, again=again)
+    refuse_repeated_stream(list(references.values()),
+                           [f"reference {label} ({paths[label]})" for label in references],
+                           lambda first, again: f"{again} has the same lines as {first}: give each reference once")
 
 
 def _read_output(path: Path) -> tuple[str, ...]:

@@ -24,13 +24,13 @@ from ...nlp import (
     Annotator,
     TextOrTokens,
     check_annotator,
-    check_sentence_pairs,
     check_sentences,
     check_text_or_tokens,
 )
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, block_options, in_steps, iter_chunk_results, stop_batch
+from ..exact import annotate_and_align
 from .modules import ModulePipeline
 from .options import NEURAL_PRESETS, PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb
@@ -312,12 +312,7 @@ class Aligner:
         """Align many pairs: one batched annotation pass, then alignment (``workers`` processes).
         An item that is not a (source, target) pair, or whose sentence is not one, is an
         InputTypeError naming it."""
-        pairs = check_pairs(pairs)
-        check_sentence_pairs(pairs)
-        flat = [x for pair in pairs for x in pair]
-        sentences = self.annotate(flat, workers=workers)
-        annotated = list(zip(sentences[0::2], sentences[1::2], strict=True))
-        return self.align_annotated(annotated, workers=workers, progress=progress)
+        return annotate_and_align(self, pairs, workers, progress)
 
     def align_annotated(
         self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,

@@ -19,11 +19,10 @@ from ...errors import (
     EmptyScoringError,
     InputTypeError,
     MismatchError,
-    SameReferenceError,
     check_texts,
     is_text,
     lone_in,
-    repeated_stream,
+    refuse_repeated_stream,
     shown_value,
 )
 from ...paraphrases import ParaphraseSource, ParaphraseTable, check_source
@@ -57,12 +56,9 @@ def check_references(references: object) -> int:
     lengths = [len(stream) for stream in references]
     if len(set(lengths)) != 1:
         raise MismatchError(f"reference streams have different numbers of segments: {lengths}")
-    same = repeated_stream(references)
-    if same is not None:
-        first, again = (f"reference stream {k + 1}" for k in same)
-        raise SameReferenceError(f"{again} has the same segments as {first}: give each reference once "
-                                 f"(scored against both as against one, signed nrefs:{len(references)})",
-                                 first=first, again=again)
+    refuse_repeated_stream(references, [f"reference stream {k}" for k in range(1, len(references) + 1)],
+                           lambda first, again: f"{again} has the same segments as {first}: give each reference "
+                           f"once (scored against both as against one, signed nrefs:{len(references)})")
     return lengths[0]
 
 
