@@ -206,10 +206,9 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     wanted = sorted(set(phrases))
     try:
         meta = table_file.metadata
-        column = 0
         groups = []
         for number in range(meta.num_row_groups):
-            stats = meta.row_group(number).column(column).statistics
+            stats = meta.row_group(number).column(0).statistics  # the phrase's, whatever its name
             if stats is None or not stats.has_min_max:
                 groups.append(number)
                 continue
