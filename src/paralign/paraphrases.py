@@ -81,6 +81,9 @@ class WordNetSynonyms:
     """WordNet synonyms (lemmas sharing a synset) as a lazy paraphrase source."""
 
     name = "wordnet"
+    #: Which built-in it is, as :attr:`ParaphraseTable.built_in` says PPDB's table is (``paralign serve``
+    #: finds a ``--table wordnet`` among its resources by it); WordNet has no copies to unset it on.
+    built_in = "wordnet"
 
     def __repr__(self) -> str:
         """``WordNetSynonyms()``: it has no settings (a scorer's repr lists it among its sources)."""

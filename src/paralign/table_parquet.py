@@ -100,7 +100,7 @@ def check_columns(schema: pa.Schema, path: str | Path) -> None:
     ``paraphrase`` where it is not read from (:func:`check_column_names`). A table of columns
     paraphrase, phrase, probability (pandas writes any order) was read with its paraphrases as
     phrases, silently; one named otherwise (``src``, ``tgt``, ``p``) is read by position. The
-    check of every reader (:func:`checked_batch`, a query by phrase, :func:`parquet_phrases`)."""
+    check of every reader (:func:`_checked_parquet`: a scan, a query by phrase, :func:`parquet_phrases`)."""
     import pyarrow as pa
 
     names = schema.names
@@ -121,18 +121,17 @@ def check_columns(schema: pa.Schema, path: str | Path) -> None:
 
 def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscored: bool = False) -> Any:
     """A record batch of a Parquet table's rows, checked as a TSV table's rows are (:func:`iter_rows`),
-    with its probability column (the third) as float64: its columns as :func:`check_columns` checks them,
-    each phrase and paraphrase there, each score finite and not negative (:data:`NEGATIVE`); a missing
-    (null) probability is an unscored pair (None) with `unscored`, as a TSV row without a score. Anything
-    else is a FormatError naming the file and the row (`first_row`: the 1-based number of the batch's
-    first row; None when not known, a query's rows: the row is named by its phrase). A user's table was
-    read unchecked: a missing probability was a TypeError from float(), a NaN passed, sorted first, a
-    text column a TypeError."""
+    with its probability column (the third) as float64: its columns checked already, once a file, by
+    the reader that gave it (:func:`_checked_parquet`), each phrase and paraphrase there, each score
+    finite and not negative (:data:`NEGATIVE`); a missing (null) probability is an unscored pair (None)
+    with `unscored`, as a TSV row without a score. Anything else is a FormatError naming the file and
+    the row (`first_row`: the 1-based number of the batch's first row; None when not known, a query's
+    rows: the row is named by its phrase). A user's table was read unchecked: a missing probability was
+    a TypeError from float(), a NaN passed, sorted first, a text column a TypeError."""
     import pyarrow as pa
     import pyarrow.compute as pc
 
     names = batch.schema.names
-    check_columns(batch.schema, path)
 
     def bad(index: int, reason: str) -> NoReturn:
         row = f"row {first_row + index}" if first_row is not None else f"row of {batch.column(0)[index].as_py()!r}"
@@ -157,9 +156,17 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
     return batch.set_column(2, names[2], probability)
 
 
-def _parquet_batches(path: str | Path) -> Iterable[Any]:
+def _checked_parquet(path: str | Path) -> Any:
+    """:func:`_open_parquet`, its columns checked (:func:`check_columns`): every reader's opening, so a
+    table is checked once, before its first batch, even one with no rows (:func:`checked_batch`, given
+    only these readers' batches, checks the rows)."""
     table_file = _open_parquet(path)
     check_columns(table_file.schema_arrow, path)
+    return table_file
+
+
+def _parquet_batches(path: str | Path) -> Iterable[Any]:
+    table_file = _checked_parquet(path)
     try:
         return table_file.iter_batches()
     except (OSError, ValueError) as exc:
@@ -171,8 +178,7 @@ def parquet_phrases(path: str | Path) -> Iterator[str]:
     phrase may come again."""
     import pyarrow.compute as pc
 
-    table_file = _open_parquet(path)
-    check_columns(table_file.schema_arrow, path)
+    table_file = _checked_parquet(path)
     try:
         for batch in table_file.iter_batches(columns=table_file.schema_arrow.names[:1]):
             yield from (phrase for phrase in pc.unique(batch.column(0)).to_pylist() if phrase is not None)
@@ -196,15 +202,13 @@ def _parquet_rows_of(path: str | Path, phrases: Sequence[str]) -> Iterator[Any]:
     import pyarrow as pa
     import pyarrow.compute as pc
 
-    table_file = _open_parquet(path)
+    table_file = _checked_parquet(path)  # the phrase is column 0, whatever its name
     wanted = sorted(set(phrases))
-    check_columns(table_file.schema_arrow, path)  # the phrase is column 0, whatever its name
     try:
         meta = table_file.metadata
-        column = 0
         groups = []
         for number in range(meta.num_row_groups):
-            stats = meta.row_group(number).column(column).statistics
+            stats = meta.row_group(number).column(0).statistics  # the phrase's, whatever its name
             if stats is None or not stats.has_min_max:
                 groups.append(number)
                 continue

@@ -45,7 +45,10 @@ from .errors import (
 from .table_parquet import GROUPS_AT_ONCE as GROUPS_AT_ONCE
 from .table_parquet import NEGATIVE as NEGATIVE
 from .table_parquet import PARQUET_MAGIC as PARQUET_MAGIC
-from .table_parquet import _open_parquet, _parquet_batches, _parquet_rows_of, check_column_names
+from .table_parquet import READ_BY_POSITION as READ_BY_POSITION
+from .table_parquet import _open_parquet, _parquet_batches, _parquet_rows_of
+from .table_parquet import check_column_names as check_column_names
+from .table_parquet import check_columns as check_columns
 from .table_parquet import checked_batch as checked_batch
 from .table_parquet import is_parquet_file as is_parquet_file
 from .table_parquet import parquet_phrases as parquet_phrases

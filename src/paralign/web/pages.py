@@ -229,8 +229,10 @@ def error_page(request: Request, status: int, message: str,
     return answer
 
 
-#: The pages whose task the JSON API does too: each one's API route is ``/api`` + its path.
-API_PAGES = ("/align", "/similarity", "/similarity/batch", "/paraeval", "/lattice", "/paraphrases")
+#: The pages whose task the JSON API does too and whose form is sent with GET, so a POST to one is
+#: answered by :func:`posted_to_page`: each one's API route is ``/api`` + its path. The batch page
+#: (``/similarity/batch``, :data:`FORM_POSTS`) is not one: its form is posted, and batch_page reads it.
+API_PAGES = ("/align", "/similarity", "/paraeval", "/lattice", "/paraphrases")
 
 
 def _body_type(request: Request) -> str:
@@ -272,8 +274,7 @@ async def posted_to_page(request: Request) -> Response:
 
 
 for _path in API_PAGES:
-    if _path != "/similarity/batch":  # whose form is posted: batch_page reads it
-        router.add_api_route(_path, posted_to_page, methods=["POST"])
+    router.add_api_route(_path, posted_to_page, methods=["POST"])
 
 
 @page_route("/")

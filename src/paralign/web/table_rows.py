@@ -27,7 +27,6 @@ from ..paraphrases import (
     ParaphraseSource,
     ParaphraseTable,
     Score,
-    WordNetSynonyms,
     built_in_named,
     load_source,
     source_spec_parts,
@@ -155,8 +154,7 @@ def table_source(spec: str, sources: Mapping[str, ParaphraseSource], progress: P
     and 33 MiB); anything else is loaded (`progress` wraps a file's rows), named :func:`table_name`."""
     built_in = built_in_named(spec)
     for name, source in sources.items():
-        if built_in is not None and built_in == ("wordnet" if isinstance(source, WordNetSynonyms)
-                                                 else getattr(source, "built_in", None)):
+        if built_in is not None and built_in == getattr(source, "built_in", None):
             return name, source
     return table_name(spec, sources), load_source(spec, progress=progress)
 
