@@ -137,7 +137,7 @@ def refuse_pair_files(path: str | Path) -> None:
 
     with open_text(path) as handle:
         rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in itertools.islice(
-            (line for line in handle if line.strip()), PAIR_FILE_SAMPLE)]
+            (line for line in handle if strip_bom(line).strip()), PAIR_FILE_SAMPLE)]
     if not rows:
         return
     header = is_msrp_header(rows[0])
