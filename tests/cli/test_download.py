@@ -121,3 +121,28 @@ def test_a_failed_fetch_says_what_to_do_and_no_nltk_data_for_an_empty_folder(tmp
     last = out.splitlines()[-1]
     assert last.startswith("not fetched: wordnet, stopwords, mwa_ppdb (") and "internet" in last
     assert "set NLTK_DATA" in last
+
+
+def test_offline_a_package_already_there_is_kept_not_failed(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Offline, nltk.download fails for every package, also one the folder holds (it cannot ask
+    its server whether the copy is up to date): `paralign download` said `wordnet: FAILED` and
+    told to copy an nltk_data folder, exit 1, for a folder every command could read. A package
+    already there is now ok, said not checked for updates; one that is not there still fails."""
+    import nltk
+
+    monkeypatch.setattr(nltk, "download", lambda package, download_dir=None, quiet=False, **kwargs: False)
+    target = tmp_path / "data"
+    for name in ("corpora/wordnet.zip", "corpora/stopwords/english"):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        (target / name).write_bytes(b"x")
+    assert main(["download", "--dir", str(target)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == lines[1].replace("stopwords", "wordnet") and lines[0].startswith("wordnet: ok (already there")
+    assert "not checked for updates" in lines[0] and lines[2] == "mwa_ppdb: FAILED"
+    assert lines[-1].startswith("not fetched: mwa_ppdb (")
+    assert main(["download", "--dir", str(target), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": False}
+    (target / "misc" / "mwa_ppdb.zip").parent.mkdir()
+    (target / "misc" / "mwa_ppdb.zip").write_bytes(b"x")
+    assert main(["download", "--dir", str(target)]) == 0
+    assert "FAILED" not in capsys.readouterr().out

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..resources import NLTK_PACKAGES, download, download_folder, searched
+from ..resources import FAILED, FETCHED, KEPT, NLTK_PACKAGES, download_folder, fetch, searched
 from ._common import add_format, emit
 from ._metavars import DIR
 
@@ -12,13 +12,19 @@ DESCRIPTION = (
     "Fetch the three NLTK data packages paralign reads, with nltk.download from NLTK's data server "
     "(needs internet; about 15 MB on disk): wordnet (WordNet 3.0, 11 MB), stopwords "
     "(NLTK's stop-word lists, under 1 MB) and mwa_ppdb (PPDB 1.0 lexical pairs, 3.7 MB). A package "
-    "already there and up to date is not fetched again. They go to --dir, else to the first folder "
+    "already there and up to date is not fetched again; without internet, one already there is "
+    "kept and said so (exit 0: only a package that is not there fails, exit 1). They go to --dir, else to the first folder "
     "NLTK searches that exists and can be written to (NLTK_DATA's first when it is set), else to "
     "~/nltk_data; the folder is printed, with the NLTK_DATA to set when paralign does not look "
     "there. Every command that aligns or scores text needs them; nothing else needs a download: "
     "the spaCy model and the neural extra's weights are pip packages, and the demo pairs ship "
     "inside paralign."
 )
+
+
+#: How the text output shows each state of :func:`~paralign.resources.fetch`.
+_STATE_SHOWN = {FETCHED: "ok", FAILED: "FAILED",
+                KEPT: "ok (already there; not checked for updates: NLTK's data server could not be reached)"}
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -34,10 +40,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     folder = download_folder(args.dir)
-    result = download(NLTK_PACKAGES, str(folder))
+    states = fetch(NLTK_PACKAGES, str(folder))
+    result = {package: state != FAILED for package, state in states.items()}
 
     def render(r: dict[str, bool]) -> str:
-        lines = [f"{k}: {'ok' if v else 'FAILED'}" for k, v in r.items()]
+        lines = [f"{k}: {_STATE_SHOWN[state]}" for k, state in states.items()]
         lines.append(f"in {folder}")
         if any(r.values()) and not searched(folder):
             lines.append(f"paralign does not look there: set NLTK_DATA={folder}")
