@@ -146,3 +146,13 @@ def test_offline_a_package_already_there_is_kept_not_failed(tmp_path: Path, monk
     (target / "misc" / "mwa_ppdb.zip").write_bytes(b"x")
     assert main(["download", "--dir", str(target)]) == 0
     assert "FAILED" not in capsys.readouterr().out
+
+
+def test_help_names_the_folders_paralign_searches(capsys) -> None:
+    """`--dir`'s help said a folder paralign does not search must be named by NLTK_DATA, but not
+    which folders it searches: PARALIGN_DATA's nltk_data (read when NLTK_DATA is unset) was
+    named by the README alone."""
+    with pytest.raises(SystemExit):
+        main(["download", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "$PARALIGN_DATA/nltk_data" in text and "NLTK_DATA's folders" in text

@@ -33,7 +33,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--dir", default=None, metavar=DIR,
                         help="folder to put them in (default: the first folder NLTK searches that exists and "
                         "can be written to, else ~/nltk_data); a folder paralign does not search must then "
-                        "be named by NLTK_DATA")
+                        "be named by NLTK_DATA (paralign searches NLTK_DATA's folders; when it is unset, "
+                        "$PARALIGN_DATA/nltk_data, then NLTK's own folders such as ~/nltk_data)")
     add_format(parser)
     parser.set_defaults(func=run)
 
