@@ -470,6 +470,11 @@ def held(package: str, folder: str | Path) -> bool:
     return any((Path(folder) / name).is_file() for name in NLTK_PACKAGE_FILES.get(package, ()))
 
 
+def held_where(package: str) -> Path | None:
+    """The first NLTK data folder paralign searches (:func:`searched`) that holds `package`, or None."""
+    return next((folder for folder in _nltk_dirs() if held(package, folder)), None)
+
+
 def fetch(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, str]:
     """Fetch the NLTK packages paralign uses (needs internet) into :func:`download_folder`: each
     package's state, :data:`FETCHED`, :data:`KEPT` or :data:`FAILED` (nltk says why on stderr).

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from ..resources import FAILED, FETCHED, KEPT, NLTK_PACKAGES, download_folder, fetch, searched
+from ..resources import (
+    FAILED,
+    FETCHED,
+    KEPT,
+    NLTK_PACKAGES,
+    download_folder,
+    fetch,
+    held_where,
+    searched,
+)
 from ._common import add_format, emit
 from ._metavars import DIR
 
@@ -39,21 +48,30 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(func=run)
 
 
+def _elsewhere(package: str) -> str:
+    """For a package not fetched: the folder paralign reads it from already, when one holds it
+    (NLTK_DATA's, the corpora folder's): offline, the commands that need it still run."""
+    where = held_where(package)
+    return "" if where is None else f" (paralign reads the copy in {where})"
+
+
 def run(args: argparse.Namespace) -> int:
     folder = download_folder(args.dir)
     states = fetch(NLTK_PACKAGES, str(folder))
     result = {package: state != FAILED for package, state in states.items()}
 
     def render(r: dict[str, bool]) -> str:
-        lines = [f"{k}: {_STATE_SHOWN[state]}" for k, state in states.items()]
+        lines = [f"{k}: {_STATE_SHOWN[state]}{_elsewhere(k) if state == FAILED else ''}" for k, state in states.items()]
         lines.append(f"in {folder}")
         if any(r.values()) and not searched(folder):
             lines.append(f"paralign does not look there: set NLTK_DATA={folder}")
         failed = [k for k, v in r.items() if not v]
         if failed:
+            advice = ("; paralign reads them where they are already (above)" if all(map(held_where, failed)) else
+                      ". On a machine without it, copy an nltk_data folder holding them from one with it and set "
+                      "NLTK_DATA to that folder")
             lines.append(f"not fetched: {', '.join(failed)} (nltk's messages above say why; it needs internet to "
-                         "reach NLTK's data server). On a machine without it, copy an nltk_data folder holding "
-                         "them from one with it and set NLTK_DATA to that folder")
+                         f"reach NLTK's data server){advice}")
         return "\n".join(lines)
 
     emit(result, args.format, render)
