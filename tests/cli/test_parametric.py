@@ -553,3 +553,18 @@ def test_a_system_or_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path, gol
         code, _, err = run_json(capsys, ["parametric", *argv, "--gold", str(gold)])
         assert code == 2
         assert f"argument {option}: {path}: the file's name '{path.name}' holds '|'" in err
+
+
+@pytest.mark.parametrize("command", ["align", "table"])
+def test_a_bad_gold_item_is_named_by_its_id_as_score_alignments_names_it(tmp_path, gold, capsys, command):
+    """A bad gold item's `skipped_rows` record had `"id": null` (and its warning no id), though
+    the reader gave the item its id: `score-alignments` on the same file, and `parametric align`
+    for a bad system item, name it. Now the record and the warning carry the reader's id, as
+    `score-alignments`' do."""
+    path = tmp_path / "bad.json"
+    write_json(path, [GOLD[0], dict(GOLD[1], sureAlign="0-0 9-9"), GOLD[2]])
+    other = ["--system", str(gold)] if command == "align" else ["--table", "wordnet"]
+    code, result, err = run_json(capsys, ["parametric", command, "--gold", str(path), *other])
+    _, scored, _ = run_json(capsys, ["score-alignments", "--gold", str(path), "--system", str(gold)])
+    assert code == 0 and result["skipped_rows"][0]["id"] == scored["skipped_rows"][0]["id"] == "doc.1.b"
+    assert "pair 2 (gold id 'doc.1.b'):" in err
