@@ -568,3 +568,15 @@ def test_a_bad_gold_item_is_named_by_its_id_as_score_alignments_names_it(tmp_pat
     _, scored, _ = run_json(capsys, ["score-alignments", "--gold", str(path), "--system", str(gold)])
     assert code == 0 and result["skipped_rows"][0]["id"] == scored["skipped_rows"][0]["id"] == "doc.1.b"
     assert "pair 2 (gold id 'doc.1.b'):" in err
+
+
+def test_table_text_says_how_many_groups_were_skipped(tmp_path, gold, capsys):
+    """The text title counted the bad gold items left out but not the groups (`skipped_groups` in
+    JSON: here doc.2, one distinct sentence): a report written with -o said "over 1 group" and
+    nothing of the group its warning, on stderr only, had named. It now counts both."""
+    out = tmp_path / "report.txt"
+    assert main(["parametric", "table", "--gold", str(gold), "--table", "wordnet", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[0].endswith("over 1 group, 3 sentences (1 group skipped)")
+    bad = write_json(tmp_path / "bad.json", [*GOLD, dict(GOLD[1], id="doc.1.c", sureAlign="0-0 9-9")])
+    assert main(["parametric", "table", "--gold", str(bad), "--table", "wordnet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("(1 bad gold item skipped, 1 group skipped)")
