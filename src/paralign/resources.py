@@ -19,6 +19,14 @@ NLTK_PACKAGES: tuple[str, ...] = ("wordnet", "stopwords", "mwa_ppdb")
 
 PPDB_FILE = "misc/mwa_ppdb/ppdb-1.0-xxxl-lexical.extended.synonyms.uniquepairs"
 
+#: What each of :data:`NLTK_PACKAGES` leaves in an NLTK data folder that paralign reads: the
+#: package's zip, or the file paralign reads from it unzipped (any one will do).
+NLTK_PACKAGE_FILES: dict[str, tuple[str, ...]] = {
+    "wordnet": ("corpora/wordnet.zip", "corpora/wordnet/index.noun"),
+    "stopwords": ("corpora/stopwords.zip", "corpora/stopwords/english"),
+    "mwa_ppdb": ("misc/mwa_ppdb.zip", PPDB_FILE),
+}
+
 _lock = threading.RLock()
 
 
@@ -451,10 +459,40 @@ def searched(folder: str | Path) -> bool:
     return any(candidate.resolve() == real for candidate in _nltk_dirs())
 
 
-def download(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, bool]:
-    """Fetch the NLTK packages paralign uses (needs internet) into :func:`download_folder`;
-    returns success per package (nltk says why one failed on stderr)."""
+#: What :func:`fetch` says of a package: fetched (or already there and up to date, as NLTK's
+#: data server says); already in the folder, but the server could not be asked whether it is up
+#: to date (offline); not there and not fetched.
+FETCHED, KEPT, FAILED = "fetched", "kept", "failed"
+
+
+def held(package: str, folder: str | Path) -> bool:
+    """Whether the NLTK data `folder` holds `package` (one of :data:`NLTK_PACKAGE_FILES`' files)."""
+    return any((Path(folder) / name).is_file() for name in NLTK_PACKAGE_FILES.get(package, ()))
+
+
+def held_where(package: str) -> Path | None:
+    """The first NLTK data folder paralign searches (:func:`searched`) that holds `package`, or None."""
+    return next((folder for folder in _nltk_dirs() if held(package, folder)), None)
+
+
+def fetch(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, str]:
+    """Fetch the NLTK packages paralign uses (needs internet) into :func:`download_folder`: each
+    package's state, :data:`FETCHED`, :data:`KEPT` or :data:`FAILED` (nltk says why on stderr).
+    A package nltk could not fetch that the folder holds already is kept, not failed: offline,
+    nltk cannot ask its server whether the copy is up to date, and said every package failed
+    though each was there and every command could read it."""
     import nltk
 
     folder = str(download_folder(target))
-    return {pkg: bool(nltk.download(pkg, download_dir=folder, quiet=True)) for pkg in packages}
+    states = {}
+    for package in packages:
+        if nltk.download(package, download_dir=folder, quiet=True):
+            states[package] = FETCHED
+        else:
+            states[package] = KEPT if held(package, folder) else FAILED
+    return states
+
+
+def download(packages: tuple[str, ...] = NLTK_PACKAGES, target: str | None = None) -> dict[str, bool]:
+    """:func:`fetch`, whether each package is in the folder after it (fetched, or kept)."""
+    return {package: state != FAILED for package, state in fetch(packages, target).items()}

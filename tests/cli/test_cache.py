@@ -148,3 +148,18 @@ def test_a_size_that_rounds_to_1000_is_shown_in_the_next_unit() -> None:
 
     assert [size(n) for n in (999, 1000, 999_949, 999_950, 999_999, 999_950_000, 2_500_000_000_000)] == \
         ["999 B", "1.0 kB", "999.9 kB", "1.0 MB", "1.0 MB", "1.0 GB", "2500.0 GB"]
+
+
+@pytest.mark.parametrize("action", ACTIONS)
+def test_each_actions_help_names_the_environment_it_honours_and_its_exit_status(action, capsys) -> None:
+    """`paralign cache ACTION --help` said what the action does and nothing of where the folder
+    comes from: PARALIGN_CACHE_DIR (empty turning the cache off), XDG_CACHE_HOME and
+    PARALIGN_VECTOR_CACHE were named only by `paralign cache --help`, and the exit statuses by
+    docs/CLI.md alone."""
+    with pytest.raises(SystemExit) as stop:
+        main(["cache", action, "--help"])
+    assert stop.value.code == 0
+    text = " ".join(capsys.readouterr().out.split())
+    for words in ("PARALIGN_CACHE_DIR", "set empty: no cache", "XDG_CACHE_HOME", "~/.cache/paralign",
+                  "PARALIGN_VECTOR_CACHE", "Exit status: 0", "2 when a folder cannot be read", "1 when prune"):
+        assert words in text, words

@@ -103,6 +103,14 @@ def test_a_file_or_an_unwritable_folder_as_dir_is_one_usage_error(fetched, tmp_p
         assert captured.out == "" and fetched == []
 
 
+def _nowhere_else(tmp_path: Path, monkeypatch) -> None:
+    """No NLTK data in a folder paralign reads (NLTK_DATA, HOME: empty folders): a package not
+    fetched is not said to be read from elsewhere (the test run's NLTK_DATA holds all three)."""
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setenv("NLTK_DATA", str(tmp_path / "empty"))
+    monkeypatch.setenv("HOME", str(tmp_path / "empty"))
+
+
 def test_a_failed_fetch_says_what_to_do_and_no_nltk_data_for_an_empty_folder(tmp_path: Path, monkeypatch,
                                                                             capsys) -> None:
     """Offline, it printed `wordnet: FAILED` for each package and then `paralign does not look
@@ -113,6 +121,7 @@ def test_a_failed_fetch_says_what_to_do_and_no_nltk_data_for_an_empty_folder(tmp
     import nltk
 
     monkeypatch.setattr(nltk, "download", lambda package, download_dir=None, quiet=False, **kwargs: False)
+    _nowhere_else(tmp_path, monkeypatch)
     target = tmp_path / "data"
     assert main(["download", "--dir", str(target)]) == 1
     out = capsys.readouterr().out
@@ -121,3 +130,66 @@ def test_a_failed_fetch_says_what_to_do_and_no_nltk_data_for_an_empty_folder(tmp
     last = out.splitlines()[-1]
     assert last.startswith("not fetched: wordnet, stopwords, mwa_ppdb (") and "internet" in last
     assert "set NLTK_DATA" in last
+
+
+def test_offline_a_package_already_there_is_kept_not_failed(tmp_path: Path, monkeypatch, capsys) -> None:
+    """Offline, nltk.download fails for every package, also one the folder holds (it cannot ask
+    its server whether the copy is up to date): `paralign download` said `wordnet: FAILED` and
+    told to copy an nltk_data folder, exit 1, for a folder every command could read. A package
+    already there is now ok, said not checked for updates; one that is not there still fails."""
+    import nltk
+
+    monkeypatch.setattr(nltk, "download", lambda package, download_dir=None, quiet=False, **kwargs: False)
+    _nowhere_else(tmp_path, monkeypatch)
+    target = tmp_path / "data"
+    for name in ("corpora/wordnet.zip", "corpora/stopwords/english"):
+        (target / name).parent.mkdir(parents=True, exist_ok=True)
+        (target / name).write_bytes(b"x")
+    assert main(["download", "--dir", str(target)]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == lines[1].replace("stopwords", "wordnet") and lines[0].startswith("wordnet: ok (already there")
+    assert "not checked for updates" in lines[0] and lines[2] == "mwa_ppdb: FAILED"
+    assert lines[-1].startswith("not fetched: mwa_ppdb (")
+    assert main(["download", "--dir", str(target), "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": False}
+    (target / "misc" / "mwa_ppdb.zip").parent.mkdir()
+    (target / "misc" / "mwa_ppdb.zip").write_bytes(b"x")
+    assert main(["download", "--dir", str(target)]) == 0
+    assert "FAILED" not in capsys.readouterr().out
+
+
+def test_help_names_the_folders_paralign_searches(capsys) -> None:
+    """`--dir`'s help said a folder paralign does not search must be named by NLTK_DATA, but not
+    which folders it searches: PARALIGN_DATA's nltk_data (read when NLTK_DATA is unset) was
+    named by the README alone."""
+    with pytest.raises(SystemExit):
+        main(["download", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert "$PARALIGN_DATA/nltk_data" in text and "NLTK_DATA's folders" in text
+
+
+def test_offline_a_package_paralign_reads_elsewhere_is_said_to_be_there(tmp_path: Path, monkeypatch,
+                                                                        capsys) -> None:
+    """Offline, with the packages in a folder paralign reads (NLTK_DATA's, the corpora folder's)
+    but not in the one it downloads to, it said FAILED and told to copy an nltk_data folder from
+    another machine, though every command that needs them ran. A package not fetched now names
+    the copy paralign reads, and the advice is dropped when each has one (exit 1 still: the
+    folder asked for received nothing)."""
+    import nltk
+
+    monkeypatch.setattr(nltk, "download", lambda package, download_dir=None, quiet=False, **kwargs: False)
+    read = tmp_path / "read"
+    (read / "corpora").mkdir(parents=True)
+    (read / "corpora" / "wordnet.zip").write_bytes(b"x")
+    monkeypatch.setenv("NLTK_DATA", str(read))
+    assert main(["download", "--dir", str(tmp_path / "new")]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[:3] == [f"wordnet: FAILED (paralign reads the copy in {read})", "stopwords: FAILED",
+                         "mwa_ppdb: FAILED"]
+    assert "copy an nltk_data folder" in lines[-1]
+    for name in ("corpora/stopwords.zip", "misc/mwa_ppdb.zip"):
+        (read / name).parent.mkdir(exist_ok=True)
+        (read / name).write_bytes(b"x")
+    assert main(["download", "--dir", str(tmp_path / "new")]) == 1
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert "copy an nltk_data folder" not in last and "paralign reads them where they are already" in last

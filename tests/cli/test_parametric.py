@@ -553,3 +553,30 @@ def test_a_system_or_table_whose_name_holds_a_bar_is_a_usage_error(tmp_path, gol
         code, _, err = run_json(capsys, ["parametric", *argv, "--gold", str(gold)])
         assert code == 2
         assert f"argument {option}: {path}: the file's name '{path.name}' holds '|'" in err
+
+
+@pytest.mark.parametrize("command", ["align", "table"])
+def test_a_bad_gold_item_is_named_by_its_id_as_score_alignments_names_it(tmp_path, gold, capsys, command):
+    """A bad gold item's `skipped_rows` record had `"id": null` (and its warning no id), though
+    the reader gave the item its id: `score-alignments` on the same file, and `parametric align`
+    for a bad system item, name it. Now the record and the warning carry the reader's id, as
+    `score-alignments`' do."""
+    path = tmp_path / "bad.json"
+    write_json(path, [GOLD[0], dict(GOLD[1], sureAlign="0-0 9-9"), GOLD[2]])
+    other = ["--system", str(gold)] if command == "align" else ["--table", "wordnet"]
+    code, result, err = run_json(capsys, ["parametric", command, "--gold", str(path), *other])
+    _, scored, _ = run_json(capsys, ["score-alignments", "--gold", str(path), "--system", str(gold)])
+    assert code == 0 and result["skipped_rows"][0]["id"] == scored["skipped_rows"][0]["id"] == "doc.1.b"
+    assert "pair 2 (gold id 'doc.1.b'):" in err
+
+
+def test_table_text_says_how_many_groups_were_skipped(tmp_path, gold, capsys):
+    """The text title counted the bad gold items left out but not the groups (`skipped_groups` in
+    JSON: here doc.2, one distinct sentence): a report written with -o said "over 1 group" and
+    nothing of the group its warning, on stderr only, had named. It now counts both."""
+    out = tmp_path / "report.txt"
+    assert main(["parametric", "table", "--gold", str(gold), "--table", "wordnet", "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8").splitlines()[0].endswith("over 1 group, 3 sentences (1 group skipped)")
+    bad = write_json(tmp_path / "bad.json", [*GOLD, dict(GOLD[1], id="doc.1.c", sureAlign="0-0 9-9")])
+    assert main(["parametric", "table", "--gold", str(bad), "--table", "wordnet"]) == 0
+    assert capsys.readouterr().out.splitlines()[0].endswith("(1 bad gold item skipped, 1 group skipped)")

@@ -561,3 +561,29 @@ def test_a_file_of_sentence_pairs_is_told_as_one(tmp_path: Path) -> None:
     other.write_text("hello world\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"\(known: jacana, jsonl, giza, multimwa, pharaoh\)$"):
         load_pairs(other)
+
+
+def test_a_groups_file_of_eight_or_more_fields_is_no_multimwa_gold(tmp_path: Path) -> None:
+    """A line of 8 tab-separated fields or more was MultiMWA whatever they held, so a Bible TSV
+    (11 fields: verse_id, book, chapter, verse and 7 versions) given as a gold was read as
+    MultiMWA pairs, each line a 'malformed link' of a verse's words ('DRA' in pair 'verse_id'):
+    `parametric table` said no gold pair could be read, naming a link. MultiMWA's 8th field is
+    its sure links; a line without links there is no MultiMWA line, and one of 4 or more fields
+    without any link is said to hold none, as a groups file does."""
+    from paralign.corpora import detect_format, load_pairs
+    from paralign.errors import FormatError
+
+    bible = tmp_path / "bible.tsv"
+    bible.write_text("verse_id\tbook\tchapter\tverse\tASV\tBBE\tDARBY\tDRA\tKJV\n"
+                     "Gen.1.1\tGen\t1\t1\tIn the beginning\tAt the first\tIn the beginning\tIn the beginning\tIn the "
+                     "beginning\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"bible\.tsv:1: cannot tell the alignment format .*; it holds 9 "
+                                          r"tab-separated fields and no links, as a groups file"):
+        load_pairs(bible)
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("a b c\ta b d\ta c d\ta d e\n", encoding="utf-8")
+    with pytest.raises(FormatError, match=r"it holds 4 tab-separated fields and no links"):
+        detect_format(groups)
+    multimwa = tmp_path / "m.tsv"
+    multimwa.write_text("0:0\ta b\tN/A\ta c\tN/A\t1\t1\t0-0\t\t\n1:1\ta\tN/A\ta\tN/A\t1\t1\t\t\t\n", encoding="utf-8")
+    assert detect_format(multimwa) == "multimwa" and len(load_pairs(multimwa)) == 2

@@ -232,3 +232,14 @@ def test_groups_that_hold_a_number_or_an_id_are_still_groups(tmp_path) -> None:
     _write(path, "3.5\tthree and a half\n1\t22\t33\tx\ty\nthe cat sat\ta cat sat\nit rains\tit is raining\n"
            "he left\the went away\n")
     assert len(list(iter_groups(path))) == 5
+
+
+def test_a_line_of_a_byte_order_mark_alone_does_not_hide_an_msrp_header(tmp_path) -> None:
+    """The check for pair files sampled a first line holding only a byte-order mark as a row
+    (the groups reader skips it as blank), so the MSRP header after it was not its first row:
+    the file was read as groups, 'Quality', '#1 ID', ... one of them. Both now skip that line."""
+    path = tmp_path / "pairs.tsv"
+    _write(path, "\ufeff\nQuality\t#1 ID\t#2 ID\t#1 String\t#2 String\n" + MSRP_ROWS[0] + "\n"
+           "the cat sat\ta cat sat\nit rains\tit is raining\n")
+    with pytest.raises(FormatError, match="its first line is the 'Quality' header"):
+        list(iter_groups(path))

@@ -269,7 +269,7 @@ def test_table_scores_files_skips_bad_gold_items_and_load_groups_stays_strict(tm
     assert result.source == "<pipe>" and result.overall.correct == 1 and result.overall.posited == 2
     assert [(k.pair, k.source, k.line) for k in result.skipped_rows] == [(2, "<stdin>", 2)]
     assert result.to_dict()["skipped_rows"][0]["file"] == "<stdin>"
-    assert result.warnings[0].startswith("pair 2: <stdin>:2: ")
+    assert result.warnings[0].startswith("pair 2 (gold id 'd.1.b'): <stdin>:2: ")  # the reader's id
     only_bad = tmp_path / "bad.jsonl"
     only_bad.write_text('{"id": "x.1", "source": "a", "target": "b", "sure": "3-3"}\n', encoding="utf-8")
     with pytest.raises(EmptyScoringError, match=r"bad\.jsonl: no gold pair could be read"):

@@ -113,7 +113,9 @@ def render_align_scores(result: AlignScores) -> str:
 
 def render_table_scores(result: TableScores) -> str:
     """A text table like the paper's Table 3 (LB-Precision and Rel-Recall columns), then the signature."""
-    skipped = f" ({counted(len(result.skipped_rows), 'bad gold item')} skipped)" if result.skipped_rows else ""
+    left_out = [f"{counted(n, noun)} skipped" for n, noun in ((len(result.skipped_rows), "bad gold item"),
+                                                               (result.skipped_groups, "group")) if n]
+    skipped = f" ({', '.join(left_out)})" if left_out else ""
     title = (f"ParaMetric scores of {result.source} over {counted(result.groups, 'group')}, "
              f"{counted(result.sentences, 'sentence')}")
     return _length_table(title + skipped, _TABLE_COLUMNS, result.by_length) + _signature_line(result.signature)

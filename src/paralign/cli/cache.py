@@ -23,13 +23,23 @@ def _no_cache() -> str:
     return NO_CACHE if os.environ.get("PARALIGN_CACHE_DIR") == "" else NO_HOME
 
 
+#: The environment variables every action honours, as each action's --help says them.
+ENVIRONMENT = (
+    "Environment: PARALIGN_CACHE_DIR, the cache folder (set empty: no cache), else "
+    "$XDG_CACHE_HOME/paralign (an absolute XDG_CACHE_HOME), else ~/.cache/paralign; "
+    "PARALIGN_VECTOR_CACHE, ParaEval's vector cache folder (unset: none). Exit status: 0, also with "
+    "no cache or no folder yet; 2 when a folder cannot be read; 1 when prune or purge could not "
+    "remove a file."
+)
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "cache", help="see and empty the disk cache of parsed resources (PPDB, table files) and ParaEval's vectors",
         description="The folder where paralign keeps what it parsed from resource files "
         "(PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign) and "
         "ParaEval's vector cache (PARALIGN_VECTOR_CACHE, when set). Removing an entry changes "
-        "no result: the next command that needs it derives it again.")
+        "no result: the next command that needs it derives it again.", epilog=ENVIRONMENT)
     actions = parser.add_subparsers(dest="cache_command", metavar=ACTION, required=True)
     for name, help_text, run in (
         ("dir", "print the cache folder", _dir),
@@ -39,7 +49,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
          "of one) and abandoned temporary files; vectors stay", _prune),
         ("purge", "remove every entry, vectors included", _purge),
     ):
-        action = actions.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".")
+        action = actions.add_parser(name, help=help_text, description=help_text[0].upper() + help_text[1:] + ".",
+                                    epilog=ENVIRONMENT)
         add_format(action)
         add_output(action)
         action.set_defaults(func=run)

@@ -52,7 +52,8 @@ def format_of_line(text: str) -> str | None:
         return "jsonl"
     if text.startswith("#") and "sentence pair" in text.lower():
         return "giza"
-    if text.count("\t") + 1 >= _MULTIMWA_MIN_FIELDS:
+    fields = text.split("\t")
+    if len(fields) >= _MULTIMWA_MIN_FIELDS and _PHARAOH_LINE.match(fields[7]):  # its 8th field: the sure links
         return "multimwa"
     if _PHARAOH_LINE.match(text):
         return "pharaoh"
@@ -99,10 +100,14 @@ def _pairs_hint(text: str) -> str:
     """What to do with a line of sentence pairs (``source<TAB>target``, or an id before them)
     given where a gold alignment is read: it has no links to score against. Before, the message
     listed the gold formats alone, as for any line it could not tell."""
-    if text.count("\t") not in (1, 2):
-        return ""
-    return ("; it looks like a line of sentence pairs, with no links: a gold alignment file gives each "
-            "pair's links (paralign align aligns sentence pairs)")
+    tabs = text.count("\t")
+    if tabs in (1, 2):
+        return ("; it looks like a line of sentence pairs, with no links: a gold alignment file gives each "
+                "pair's links (paralign align aligns sentence pairs)")
+    if tabs >= 3 and not any(field.strip() and _PHARAOH_LINE.match(field) for field in text.split("\t")):
+        return (f"; it holds {tabs + 1} tab-separated fields and no links, as a groups file of equivalent "
+                "sentences (or the Bible TSV's verse_id header) does: a gold alignment file gives each pair's links")
+    return ""
 
 
 def _resolve_format(path: str | Path, format: str | None, name: str | None = None) -> str:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,6 +123,18 @@ def _groups_as_reached(
         yield key, _distinct_sentences(good[key])
 
 
+def _field_lines(handle: Iterable[str]) -> Iterator[tuple[int, list[str]]]:
+    """(1-based number, tab-separated cells) of each line of a groups file that is not blank,
+    its line end and the byte-order marks it starts with off (:func:`~paralign.textio.strip_bom`;
+    a line holding only a mark is blank); CRLF and a lone CR were read already
+    (:mod:`paralign.line_ends`). The one reading of :func:`refuse_pair_files`' sample and of
+    :func:`iter_groups`, so both see the same lines."""
+    for number, raw in enumerate(handle, start=1):
+        line = strip_bom(raw.rstrip("\n"))
+        if line.strip():
+            yield number, line.split("\t")
+
+
 #: How many lines that are not blank :func:`refuse_pair_files` looks at.
 PAIR_FILE_SAMPLE = 50
 
@@ -136,8 +148,7 @@ def refuse_pair_files(path: str | Path) -> None:
     from .sts import is_msrp_header, most_rows_msrp, parse_score
 
     with open_text(path) as handle:
-        rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in itertools.islice(
-            (line for line in handle if line.strip()), PAIR_FILE_SAMPLE)]
+        rows = [fields for _, fields in itertools.islice(_field_lines(handle), PAIR_FILE_SAMPLE)]
     if not rows:
         return
     header = is_msrp_header(rows[0])
@@ -179,11 +190,7 @@ def iter_groups(
     with open_text(path) as handle:
         header: list[str] | None = None
         first = True  # the first line that is not blank: the Bible header, if any, after blank lines too
-        for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\r\n").lstrip("\ufeff")
-            if not line.strip():
-                continue
-            fields = line.split("\t")
+        for number, fields in _field_lines(handle):
             if first and tuple(f.strip().lower() for f in fields[:1]) == ("verse_id",):
                 first, header = False, fields
                 continue

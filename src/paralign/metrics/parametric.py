@@ -504,7 +504,7 @@ def table_scores_files(
     for item in items:
         if not isinstance(item, BadPair):
             groups.setdefault(group_key(item.id), []).append(item)
-    skipped = tuple(SkippedPair.of(number, item.error) for number, item in bad)
+    skipped = tuple(SkippedPair.of(number, item.error, item.id) for number, item in bad)
     if not groups:
         if not skipped:
             raise EmptyScoringError(f"{gold_name}: no gold pairs")

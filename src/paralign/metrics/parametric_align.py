@@ -201,7 +201,7 @@ def _system_alignment(
 ) -> Alignment | SkippedPair:
     """The system alignment for a gold pair, or the record of why it cannot be scored."""
     if isinstance(gold, BadPair):
-        return SkippedPair.of(index + 1, gold.error)
+        return SkippedPair.of(index + 1, gold.error, gold.id)
     if isinstance(system, BadPair):
         return SkippedPair.of(index + 1, system.error, gold.id)
     line = getattr(system, "line", None) or None  # a bare Alignment has none
