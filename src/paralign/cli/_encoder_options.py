@@ -57,8 +57,8 @@ def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
     So is a --device GPU that torch does not see here (:func:`paralign.neural.loading.check_device`,
     naming what is available; it was told 7-14 s into a one-pair run), unless the work goes to a
     --scheduler's workers, which have their own GPUs and say so where the model loads."""
-    encoder = getattr(args, "encoder", None)
-    flags = {"--encoder": encoder, "--device": getattr(args, "device", None), **(extra or {})}
+    encoder, device = getattr(args, "encoder", None), getattr(args, "device", None)
+    flags = {"--encoder": encoder, "--device": device, **(extra or {})}
     given = [name for name, value in flags.items() if value is not None]
     if given and not used:
         raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with {users}")
@@ -70,10 +70,10 @@ def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
         from ..neural.model_files import model_directory
 
         model_directory(encoder)
-    if used and args.device is not None and not _on_a_scheduler(args):
+    if used and device is not None and not _on_a_scheduler(args):
         from ..neural.loading import check_device
 
-        check_device(args.device)
+        check_device(device)
 
 
 def _on_a_scheduler(args: argparse.Namespace) -> bool:
