@@ -333,3 +333,20 @@ def test_a_gpu_is_left_to_a_scheduler_s_workers(monkeypatch) -> None:
     check_encoder_options(argparse.Namespace(**{**vars(args), "scheduler": "tcp://127.0.0.1:8786"}), True, "x")
     monkeypatch.setenv("PARALIGN_SCHEDULER", "tcp://127.0.0.1:8786")
     check_encoder_options(args, True, "x")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("fastapi") is None, reason="the web extra is not installed")
+def test_serve_tells_a_gpu_torch_does_not_see_before_reading_its_tables(tmp_path: Path) -> None:
+    """`serve --device cuda` checked the device's form only and failed as the models warmed,
+    after reading every --table (13 s in with none). Now the device comes first: a --table that
+    is not there is not even looked for."""
+    import subprocess
+    import sys
+
+    missing = tmp_path / "missing.tsv"
+    done = subprocess.run([sys.executable, "-m", "paralign", "serve", "--port", "0", "--device", "cuda",
+                           "--table", str(missing)], capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("paralign serve: error: device cuda asked for, but torch sees no CUDA device")
+    assert str(missing) not in done.stderr
