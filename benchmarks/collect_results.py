@@ -29,6 +29,7 @@ ORDER = [
     "paraeval-acceptance.md",
     "batch-dask.md",
     "startup.md",
+    "help-startup.md",
     "lattice.md",
 ]
 

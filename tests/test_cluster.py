@@ -275,12 +275,17 @@ def test_a_local_worker_does_not_log_a_data_error_but_logs_a_bug(capfd: pytest.C
     """`paralign pivot` on a file with a byte that is not UTF-8 printed the worker's "Compute
     Failed" log, with the task's traceback, before its one error line: a task that raises one of
     paralign's errors is not logged by the worker; any other exception still is."""
+    err = ""
     with connect(ClusterOptions(workers=1)) as client:
         for task, error in ((_bad_input, ParalignError), (_bug, RuntimeError)):
             with pytest.raises(error):
                 client.submit(task, pure=False).result()
-        time.sleep(0.5)  # the worker's log reaches its stderr
-    err = capfd.readouterr().err
+        deadline = time.monotonic() + 30  # the worker's log reaches its stderr (was: a fixed 0.5 s)
+        while "RuntimeError('a bug')" not in err:  # logged after the data error's would have been
+            assert time.monotonic() < deadline, f"the bug's log never came: {err!r}"
+            time.sleep(0.05)
+            err += capfd.readouterr().err
+    err += capfd.readouterr().err
     assert err.count("Compute Failed") == 1 and "RuntimeError('a bug')" in err and "0xe9" not in err
 
 

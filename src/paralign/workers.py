@@ -145,6 +145,12 @@ def parallel(workers: int = 1, *, memory_limit: str | None = None, scheduler: st
     (left open).  Its workers win over the ``workers`` a call passes, as ``--workers`` does for a
     command; one worker and no scheduler keeps everything in this process.
 
+    A cluster of the caller's (`scheduler`, `client`) is used as it is: a local cluster paralign
+    starts restarts a lost worker however long that takes (:func:`paralign.cluster.connect`), but a
+    ``LocalCluster`` the caller started keeps Dask's lost-worker timer, closing a worker not back
+    within ``distributed.deploy.lost-worker-timeout`` (15 s by default), which the caller may
+    raise (``dask.config.set``) in the process that holds that cluster.
+
     Without a block, each call given ``workers > 1`` starts a local cluster of its own and
     stops it when it returns: seconds a call, which a script making many calls saves here.
     A script calls this under ``if __name__ == "__main__":`` (local workers import the main

@@ -280,3 +280,73 @@ def test_an_encoder_that_names_no_model_is_told_before_any_work(argv: list[str],
             "a-file": f"encoder {given}: a file, not a model directory; give the Hugging Face model directory "
                       "(the folder that holds config.json) or an installed model package"}
     assert done.stderr == f"paralign {argv[0]}: error: {said[encoder]}\n"
+
+
+GOLD = str(Path(__file__).resolve().parents[2] / "examples" / "demo" / "gold.jsonl")
+
+
+@pytest.mark.parametrize("argv", [
+    ["similarity", "--signal", "embedding", "--pairs", "{pairs}"],
+    ["similarity", "--aligner", "contextual", "--pairs", "{pairs}"],
+    ["align", "--preset", "contextual", "{pairs}"],
+    ["evaluate-aligner", "--preset", "contextual", "--gold", GOLD],
+    ["tune-aligner", "--aligner", "contextual", "--gold", GOLD],
+    ["evaluate-sts", "--signal", "embedding", "--data", "{sts}"],
+    ["evaluate-paraphrase", "--feature-set", "alignment+mt+embedding", "--train", "{msrp}", "--test", "{msrp}"],
+    ["paraeval", "--config", "contextual", "-i", "{pairs}", "-r", "{pairs}"],
+    ["similarity", "--signal", "embedding", "--pairs", "{pairs}", "--device", "cuda:1"],
+])
+def test_a_gpu_torch_does_not_see_is_told_before_any_work(argv: list[str], pairs: str, sts: str, msrp: str) -> None:
+    """--device cuda on a machine without one was told where the model loads: after spaCy and
+    the first block's annotation (7 s for one pair with `similarity`, 14 s with `align`; on STS-B
+    dev or a gold file, after the whole first block). Every command that takes --device now says
+    it before spaCy loads, naming what this machine has (no GPU here: torch is a CPU build)."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from paralign.cli import main\n"
+            "print('exit', main(sys.argv[1:]))\n"
+            "print('spacy', 'spacy' in sys.modules)")
+    given = [a.format(pairs=pairs, sts=sts, msrp=msrp) for a in argv]
+    given += [] if "--device" in given else ["--device", "cuda"]
+    device = given[given.index("--device") + 1]
+    done = subprocess.run([sys.executable, "-c", code, *given],
+                          capture_output=True, text=True, check=True, stdin=subprocess.DEVNULL)
+    assert done.stdout.split() == ["exit", "2", "spacy", "False"], done.stdout + done.stderr
+    assert done.stderr.startswith(f"paralign {argv[0]}: error: device {device} asked for, but torch sees no CUDA "
+                                  "device"), done.stderr
+    assert done.stderr.endswith("; available here: cpu\n"), done.stderr
+
+
+def test_a_gpu_is_left_to_a_scheduler_s_workers(monkeypatch) -> None:
+    """With --scheduler (or $PARALIGN_SCHEDULER) the encoder runs on that cluster's workers, whose
+    GPUs this machine's torch does not see: --device is not checked here (its workers say it)."""
+    import argparse
+
+    from paralign.cli._encoder_options import check_encoder_options
+    from paralign.errors import ConfigurationError
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    args = argparse.Namespace(encoder=None, device="cuda", workers=1, memory_limit=None, scheduler=None)
+    with pytest.raises(ConfigurationError, match="^device cuda asked for"):
+        check_encoder_options(args, True, "x")
+    check_encoder_options(argparse.Namespace(**{**vars(args), "scheduler": "tcp://127.0.0.1:8786"}), True, "x")
+    monkeypatch.setenv("PARALIGN_SCHEDULER", "tcp://127.0.0.1:8786")
+    check_encoder_options(args, True, "x")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("fastapi") is None, reason="the web extra is not installed")
+def test_serve_tells_a_gpu_torch_does_not_see_before_reading_its_tables(tmp_path: Path) -> None:
+    """`serve --device cuda` checked the device's form only and failed as the models warmed,
+    after reading every --table (13 s in with none). Now the device comes first: a --table that
+    is not there is not even looked for."""
+    import subprocess
+    import sys
+
+    missing = tmp_path / "missing.tsv"
+    done = subprocess.run([sys.executable, "-m", "paralign", "serve", "--port", "0", "--device", "cuda",
+                           "--table", str(missing)], capture_output=True, text=True, timeout=300,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith("paralign serve: error: device cuda asked for, but torch sees no CUDA device")
+    assert str(missing) not in done.stderr

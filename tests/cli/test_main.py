@@ -201,3 +201,37 @@ def test_parsing_the_command_line_imports_no_numpy(argv: list[str], tmp_path) ->
     if "{bar}" in argv:
         assert "exit 2" in done.stdout
         assert f"error: argument --encoder: {bar}: the file's name 'tuned|2' holds '|'" in done.stderr
+
+
+def _commands(parser) -> dict:
+    return next(a for a in parser._actions if a.dest == "command").choices
+
+
+def test_a_command_alone_parses_and_helps_as_among_all() -> None:
+    """`main` builds only the parser of the command typed (build_parser(command)); each command
+    so built has the same options, help and usage as in the whole command line, and a word
+    whose module holds another command too (`pivot`: also `word-align`) or none gets them all."""
+    every = _commands(build_parser())
+    for name, sub in every.items():
+        alone = _commands(build_parser(name))
+        assert name in alone and alone[name].format_help() == sub.format_help(), name
+    assert set(_commands(build_parser("word-align"))) == set(every)
+    assert set(_commands(build_parser("evaluate_sts"))) == set(every)  # a typo is listed against all
+
+
+def test_a_command_s_help_imports_no_other_command() -> None:
+    """`paralign align --help` imported every command module (the metrics, the corpora readers,
+    the lattice and table code they import) to show one command's options: 258 modules against
+    221 now. `paralign --help` still lists every command; no --help imports a heavy library."""
+    code = ("import sys; from paralign.cli import main\n"
+            "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m.rsplit('.', 1)[1] for m in sys.modules if m.startswith('paralign.cli.') "
+            "and not m.rsplit('.', 1)[1].startswith('_')))\n"
+            "print(sorted(m for m in ('numpy', 'pandas', 'dask', 'distributed', 'spacy', 'torch', 'scipy') "
+            "if m in sys.modules))")
+    for argv, commands in ((["align", "--help"], "['align']"), (["lattice", "stats", "--help"], "['lattice']")):
+        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+        assert done.stdout.splitlines()[-2:] == [commands, "[]"], done.stdout + done.stderr
+    done = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, check=True)
+    assert "similarity" in done.stdout and "tune_aligner" in done.stdout.splitlines()[-2]
+    assert done.stdout.splitlines()[-1] == "[]"

@@ -37,10 +37,11 @@ def test_a_device_resolves_as_torch_names_it(monkeypatch, device: str, count: in
 
 
 @pytest.mark.parametrize(("device", "count", "message"), [
-    ("cuda", 0, "device cuda asked for, but torch sees no CUDA device"),
-    ("cuda:0", 0, "device cuda:0 asked for, but torch sees no CUDA device"),
-    ("cuda:1", 1, r"device cuda:1 asked for, but torch sees 1 CUDA device \(cuda:0\)"),
-    ("cuda:2", 2, r"device cuda:2 asked for, but torch sees 2 CUDA devices \(cuda:0 to cuda:1\)"),
+    ("cuda", 0, "device cuda asked for, but torch sees no CUDA device.*; available here: cpu"),
+    ("cuda:0", 0, "device cuda:0 asked for, but torch sees no CUDA device.*; available here: cpu"),
+    ("cuda:1", 1, r"device cuda:1 asked for, but torch sees 1 CUDA device \(cuda:0\); available here: cpu, cuda:0"),
+    ("cuda:2", 2, r"device cuda:2 asked for, but torch sees 2 CUDA devices \(cuda:0 to cuda:1\); available here: "
+                  r"cpu, cuda:0 to cuda:1"),
 ])
 def test_a_gpu_torch_does_not_see_fails_at_resolution(monkeypatch, device: str, count: int, message: str) -> None:
     from paralign.neural.loading import resolve_device
@@ -48,6 +49,23 @@ def test_a_gpu_torch_does_not_see_fails_at_resolution(monkeypatch, device: str, 
     gpus(monkeypatch, count)
     with pytest.raises(ConfigurationError, match=f"^{message}$"):
         resolve_device(device)
+
+
+def test_check_encoder_refuses_a_gpu_torch_does_not_see(monkeypatch) -> None:
+    """`serve --device cuda` (Engine.load's check_encoder, before any table or model loads) and the
+    library's early checks (evaluate_paraphrase, a --model report) took the device's form only:
+    the missing GPU was told where the model loaded (serve: 13 s in, after its warm-up). Now
+    here, naming what there is; auto and cpu pass."""
+    from paralign.neural import check_encoder
+    from paralign.neural.loading import check_device
+
+    gpus(monkeypatch, 0)
+    with pytest.raises(ConfigurationError, match=r"^device cuda asked for, .*; available here: cpu$"):
+        check_encoder(None, "cuda")
+    check_encoder(None, "auto")
+    check_device("cpu")
+    gpus(monkeypatch, 1)
+    check_encoder(None, "cuda:0")
 
 
 @pytest.mark.parametrize("device", ["CPU", "Cuda", "CUDA:1"])

@@ -25,20 +25,35 @@ from ._stderr import Parser, say, warnings_shown
 from ._warnings import capped_warnings
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser: every command's, or with `command` (as typed: ``evaluate-sts``)
+    only that command's when its module has its name (`main` passes the command of its
+    arguments): each command module imports what its options need (the aligners, the metrics,
+    the corpora readers), and `paralign align --help` imported all 18 modules for one. Any
+    other word (`word-align`, which pivot.py holds; a typo) gets every command, so argparse
+    lists them all as before."""
     parser = Parser(
         prog="paralign", description="Paraphrase-aware comparison of English text."
     )
     parser.add_argument("--version", action="version", version=f"paralign {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar=COMMAND)
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
-        if info.name.startswith("_"):
-            continue
-        module = importlib.import_module(f"{__name__}.{info.name}")
-        register = getattr(module, "register", None)
+    names = sorted(info.name for info in pkgutil.iter_modules(__path__) if not info.name.startswith("_"))
+    one = command.replace("-", "_") if command is not None else None
+    if one in names and command in _registered(subparsers, [one]):
+        return parser
+    if one in names:  # its module has another command of that name: start again
+        return build_parser()
+    _registered(subparsers, names)
+    return parser
+
+
+def _registered(subparsers: argparse._SubParsersAction, modules: list[str]) -> set[str]:
+    """The commands the `modules` of this package register in `subparsers`."""
+    for name in modules:
+        register = getattr(importlib.import_module(f"{__name__}.{name}"), "register", None)
         if register is not None:
             register(subparsers)
-    return parser
+    return set(subparsers.choices)
 
 
 def os_error_message(exc: OSError) -> str:
@@ -69,7 +84,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paralign` console script. Every line it prints on stderr (errors here,
     warnings, argparse's usage errors, Python's warnings) goes through `_stderr.shown`: control
     characters and bidi controls in what it quotes are written as escapes."""
-    parser = build_parser()
+    parser = build_parser(_command_named(sys.argv[1:] if argv is None else argv))
     args, unknown = parser.parse_known_args(argv)
     if unknown:  # the command's own usage, not the top-level one that says nothing of its options
         _parser_of(parser, args).error(f"unrecognized arguments: {' '.join(unknown)}")
@@ -78,6 +93,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     with warnings_shown(), _terminated_as_interrupted():
         return _run(args, argv)
+
+
+def _command_named(argv: Sequence[str]) -> str | None:
+    """The command a command line names, its first argument, or None for none or an option
+    (``paralign``'s own, --help and --version, which list every command or none)."""
+    return argv[0] if argv and not argv[0].startswith("-") else None
 
 
 class Terminated(KeyboardInterrupt):

@@ -41,7 +41,9 @@ def add_cluster_options(container: argparse._ActionsContainer, work: str, *, pip
     reads = "; its workers must see the input files and --work-dir" if pipeline else ""
     container.add_argument("--scheduler", default=None, metavar=ADDRESS,
                            help=f"run on an existing Dask cluster, e.g. tcp://HOST:8786 (default: $PARALIGN_SCHEDULER, "
-                           f"else {local}){reads}")
+                           f"else {local}){reads}; used as it is: a LocalCluster you started keeps Dask's lost-worker "
+                           "timer, closing for good a worker not back within distributed.deploy.lost-worker-timeout "
+                           "(15 s), which paralign's own cluster waits for (docs/CLI.md)")
     container.add_argument("--memory-limit", default=None, metavar=SIZE,
                            help=f"memory per local Dask worker{'' if pipeline else ' with --workers 2 or more'}, e.g. "
                            "4GB (default: Dask's share of the machine); a worker nearing it spills to disk, one "

@@ -53,9 +53,12 @@ def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
     with its config.json nor an installed model package: :func:`paralign.neural.model_directory`)
     is a ConfigurationError here, before any work: it was told where the model loads, after
     torch, spaCy and the first block's annotation (40 s for STS-B dev's 1,500 pairs on a busy
-    machine, against 1 s now), and an empty one offered None, which no command line can give."""
-    encoder = getattr(args, "encoder", None)
-    flags = {"--encoder": encoder, "--device": getattr(args, "device", None), **(extra or {})}
+    machine, against 1 s now), and an empty one offered None, which no command line can give.
+    So is a --device GPU that torch does not see here (:func:`paralign.neural.loading.check_device`,
+    naming what is available; it was told 7-14 s into a one-pair run), unless the work goes to a
+    --scheduler's workers, which have their own GPUs and say so where the model loads."""
+    encoder, device = getattr(args, "encoder", None), getattr(args, "device", None)
+    flags = {"--encoder": encoder, "--device": device, **(extra or {})}
     given = [name for name, value in flags.items() if value is not None]
     if given and not used:
         raise ConfigurationError(f"{', '.join(given)} {'goes' if len(given) == 1 else 'go'} only with {users}")
@@ -67,6 +70,20 @@ def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
         from ..neural.model_files import model_directory
 
         model_directory(encoder)
+    if used and device is not None and not _on_a_scheduler(args):
+        from ..neural.loading import check_device
+
+        check_device(device)
+
+
+def _on_a_scheduler(args: argparse.Namespace) -> bool:
+    """Whether the run's Dask work goes to an existing cluster (--scheduler, $PARALIGN_SCHEDULER),
+    whose workers, not this machine, have the GPU --device names: they are left to say it."""
+    if getattr(args, "workers", None) is None:  # a command without the cluster options
+        return False
+    from ._cluster import cluster_from_args
+
+    return cluster_from_args(args).address() is not None
 
 
 def encoder_device(args: argparse.Namespace) -> str:
@@ -77,8 +94,8 @@ def encoder_device(args: argparse.Namespace) -> str:
 class DeviceChoices(tuple[str, ...]):
     """--device's choices: the forms --help and a usage error list (auto, cpu, cuda, cuda:N),
     holding every value :func:`paralign.settings.is_device` takes (cuda:0, cuda:1, ...), so
-    argparse refuses the rest as it refuses any choice. Whether that GPU exists is told when
-    the encoder loads, as for cuda."""
+    argparse refuses the rest as it refuses any choice. Whether that GPU exists is told by
+    :func:`check_encoder_options`, before the run's work."""
 
     __slots__ = ()
 

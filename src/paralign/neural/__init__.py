@@ -39,8 +39,10 @@ def check_encoder(model: str | None, device: str) -> None:
     nor a model directory: what a server asked for an encoder is told at start-up, not on the
     first request. Nothing is loaded."""
     from .encoder import Encoder
+    from .loading import check_device
 
-    Encoder(model, device=device)  # the extra, the name and the device
+    Encoder(model, device=device)  # the extra, the name and the device's form
+    check_device(device)  # a GPU torch does not see
     model_directory(model)  # the model itself: a package installed, or a directory with its config.json
 
 
