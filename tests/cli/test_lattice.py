@@ -269,6 +269,31 @@ def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
     assert not (tmp_path / "l.txt").exists()
 
 
+@pytest.mark.parametrize(("name", "kind"), [("l.svg.gz", "svg"), ("l.html.GZ", "html"), ("l.dot.gz", "dot")])
+def test_draw_compresses_a_gz_name(msa_json, tmp_path, capsys, name, kind):
+    """`lattice draw -o l.svg.gz` was refused ("cannot tell what to write to l.svg.gz"), though
+    every other command writes gzip to a .gz name (align -o FILE.svg.gz): it is the picture the
+    name without .gz gets, gzip-compressed."""
+    import gzip
+
+    path, _ = msa_json
+    plain, packed = tmp_path / name.rsplit(".", 1)[0], tmp_path / name
+    assert run_json(capsys, "lattice", "draw", "--lattice", str(path), "-o", str(packed)) == {
+        "output": str(packed), "format": kind}
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(plain)]) == 0
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+
+
+@pytest.mark.parametrize(("name", "says"), [("l.png.gz", "a PNG is compressed already"),
+                                            ("l.svgz", "give -o FILE.svg.gz"), ("l.gz", "cannot tell what")])
+def test_draw_refuses_gzip_it_cannot_write(msa_json, tmp_path, capsys, name, says):
+    """A PNG is not written through gzip, .svgz is named .svg.gz as align names it, and .gz alone says nothing."""
+    path, _ = msa_json
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(tmp_path / name)]) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / name).exists()
+
+
 def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, capsys):
     """`lattice draw -o chain.svg` of a 2,000-state chain wrote a picture 247,205 px wide. It is
     a usage error now (exit 2, no file), naming the size and the DOT output, which still works:
