@@ -191,6 +191,34 @@ def msa_json(tmp_path):
     return path, lattice
 
 
+@pytest.mark.parametrize("indent", [None, 2])
+@pytest.mark.parametrize(("argv", "says"), [
+    (["paths"], "give it as --lattice {path}"),
+    (["distance", "--sentence", "a b"], "give it as --lattice {path}"),
+    (["build"], "draw, paths and distance read this one with --lattice {path}"),
+])
+def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys, argv, says, indent):
+    """`lattice paths lattice.json` (the --lattice forgotten) read the JSON's lines as a group's
+    sentences and counted the paths of a lattice of `{`, `"edges": [` and `0,`: exit 0, no word
+    said. It is a usage error naming --lattice."""
+    _, lattice = msa_json
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    assert main(["lattice", argv[0], str(path), *argv[1:]]) == 2
+    err = capsys.readouterr().err
+    assert f"{path} holds a lattice (the JSON of lattice build --format json), not sentences" in err, err
+    assert says.format(path=path) in err
+
+
+def test_lattice_json_as_lm_training_text_is_refused(msa_json, tmp_path, capsys):
+    """--lm-train takes sentences: a lattice's JSON there is refused as a group's is."""
+    path, _ = msa_json
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("a b c\ta b d\n")
+    assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--lm-train", str(path)]) == 2
+    assert "--lm-train takes held-out sentences" in capsys.readouterr().err
+
+
 def _svg_parts(root):
     groups = [e for e in root.iter() if e.tag.endswith("}g")]
     states = [g for g in groups if "state" in g.get("class", "").split()]

@@ -129,14 +129,33 @@ def lattice_options(args: argparse.Namespace) -> LatticeOptions:
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
+def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lattice",
+                   instead: str = "give it as --lattice {path}") -> list[str]:
     """The non-blank lines of `path` ('-' or None: stdin), stripped (and a leading BOM dropped); none
-    at all is a FormatError (saying what `needs` them) unless `empty`."""
+    at all is a FormatError (saying what `needs` them) unless `empty`. A lattice's JSON (what
+    `lattice build --format json` writes) is a ConfigurationError saying what to do
+    `instead` ({path}: `path`, - for stdin): read as sentences, each of its lines was one, and a lattice of ``"edges": [``,
+    ``0,`` and ``"the",`` was built, drawn or counted without a word said."""
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
+    if lines and lines[0].startswith("{") and _is_lattice_record("\n".join(lines)):
+        name = input_name(path)
+        raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
+                                 f"sentences one a line: {instead.format(path=path or '-')}")
     return lines
+
+
+def _is_lattice_record(text: str) -> bool:
+    """Is `text` one JSON object with a lattice's 'states' and 'edges'?"""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "states" in data and "edges" in data
 
 
 def lattice_from_input(args: argparse.Namespace) -> Lattice:

@@ -230,7 +230,8 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     check_lattice_options(args)  # build has no --lattice: its lattice is always of sentences
-    lines = read_sentences(args.input, empty=True)
+    lines = read_sentences(args.input, empty=True, instead="lattice build builds one from sentences; "
+                           "draw, paths and distance read this one with --lattice {path}")
     if not lines:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
             return 0
@@ -524,7 +525,8 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
     and every entropy was 0 bits, a perfect score."""
     from ..lattice.build import lattice_annotator
 
-    lines = read_sentences(args.lm_train, needs="the --lm-train language model")
+    lines = read_sentences(args.lm_train, needs="the --lm-train language model",
+                           instead="--lm-train takes held-out sentences, one a line")
     return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
 
