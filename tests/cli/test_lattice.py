@@ -219,6 +219,24 @@ def test_lattice_json_as_lm_training_text_is_refused(msa_json, tmp_path, capsys)
     assert "--lm-train takes held-out sentences" in capsys.readouterr().err
 
 
+def test_a_line_too_long_to_parse(tmp_path, capsys):
+    """`lattice build` of a 1.2-million-character line was spaCy's E088 ValueError as a
+    traceback; `lattice stats` reported the group as spaCy's paragraph. A data error now, one line
+    (exit 1), and in a groups file that group's warning while the others are measured."""
+    long = "a b " * 300_000
+    group = tmp_path / "group.txt"
+    group.write_text(f"the cat sat\n{long}\n")
+    assert main(["lattice", "build", str(group)]) == 1
+    err = capsys.readouterr().err
+    assert "sentence 2 too long to parse (1,199,999 characters" in err and "Traceback" not in err, err
+    groups = tmp_path / "groups.tsv"
+    groups.write_text(f"the cat sat\t{long}\nthe cat sat\ta cat sat\n")
+    assert main(["lattice", "stats", "--groups", str(groups), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["groups"] == 1 and json.loads(out)["sentences"] == 2
+    assert "groups.tsv:1: group line 1: FormatError: group line 1: sentence 2 too long to parse" in err, err
+
+
 def _svg_parts(root):
     groups = [e for e in root.iter() if e.tag.endswith("}g")]
     states = [g for g in groups if "state" in g.get("class", "").split()]

@@ -57,3 +57,19 @@ def test_a_run_of_spaces_is_no_other_sentence() -> None:
 
     lattice = build_lattice(["the cat  sat", "The cat sat"])
     assert list(lattice.paths()) == [("the", "cat", "sat")] and lattice.weights == (1, 1, 1)
+
+
+@pytest.mark.parametrize("method", ["syntax", "msa"])
+@pytest.mark.parametrize("long", ["a b " * 300_000, ["ab"] * 60_000])
+def test_a_sentence_too_long_to_parse_is_a_format_error(method, long) -> None:
+    """build_lattice of a text over spaCy's 1,000,000 characters was spaCy's ValueError E088 (a
+    traceback from `lattice build`), and a token list past 100,000 characters asked the parser
+    for gigabytes. Both are refused before anything is parsed, as align refuses such a pair."""
+    from paralign.errors import FormatError
+    from paralign.lattice import build_lattice
+    from paralign.lattice.groups import annotate_groups
+
+    with pytest.raises(FormatError, match=r"sentence 2 too long to parse \([\d,]+ characters, more than 100,000"):
+        build_lattice(["a short one", long], LatticeOptions(method=method))
+    with pytest.raises(FormatError, match=r"group g7: sentence 2 too long to parse"):
+        next(annotate_groups([("g7", ["a short one", long])]))

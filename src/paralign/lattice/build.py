@@ -178,12 +178,31 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
                                  "Sentence, a text or a token list: a lattice is built from those")
         if not isinstance(s, Sentence):  # a lone surrogate: no character, named before any is parsed
             check_text_or_tokens(s, f"sentence {number}")
+            check_parsable(s, f"sentence {number}")
     todo = [s for s in sentences if not isinstance(s, Sentence)]
     annotated = iter(lattice_annotator().pipe(todo) if todo else ())
     return [s if isinstance(s, Sentence) else next(annotated) for s in sentences]
 
 
+def check_parsable(sentence: TextOrTokens, what: str) -> None:
+    """FormatError for a sentence longer than the parser takes (:data:`MAX_SENTENCE_CHARS`
+    characters, as `align` refuses a pair's): a text over spaCy's 1,000,000 was a ValueError
+    traceback from spaCy (E088), and a token list that long asks the parser for gigabytes."""
+    from ..corpora.sentence_pairs import MAX_SENTENCE_CHARS
+
+    if isinstance(sentence, str):
+        size = len(sentence)
+    elif isinstance(sentence, Sequence) and not isinstance(sentence, Sentence) and all(
+            isinstance(w, str) for w in sentence):
+        size = sum(map(len, sentence))
+    else:  # parsed already, or no text: the annotator's checks name it
+        return
+    if size > MAX_SENTENCE_CHARS:
+        raise FormatError(f"{what} too long to parse ({size:,} characters, more than "
+                          f"{MAX_SENTENCE_CHARS:,}: the parser needs about 1 GB a 100,000)")
+
+
 __all__ = [
-    "LatticeOptions", "build_lattice", "chain", "distinct_sentences", "forest_to_builder", "lattice_annotator",
-    "lattice_from_trees", "sentence_key",
+    "LatticeOptions", "build_lattice", "chain", "check_parsable", "distinct_sentences", "forest_to_builder",
+    "lattice_annotator", "lattice_from_trees", "sentence_key",
 ]
