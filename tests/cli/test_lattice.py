@@ -210,6 +210,20 @@ def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys
     assert says.format(path=path) in err
 
 
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_lattice_json_given_as_groups_is_refused(msa_json, tmp_path, capsys, action, indent):
+    """`lattice stats --groups lattice.json` said "no usable pairs in the groups file (invalid
+    JSON (column 2): ...)" of a valid JSON document, read as gold alignments: now a usage error
+    saying what the file is and what --groups takes."""
+    _, lattice = msa_json
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    assert main(["lattice", action, "--groups", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--groups {path} holds a lattice (the JSON of lattice build --format json), not groups" in err, err
+
+
 def test_lattice_json_as_lm_training_text_is_refused(msa_json, tmp_path, capsys):
     """--lm-train takes sentences: a lattice's JSON there is refused as a group's is."""
     path, _ = msa_json

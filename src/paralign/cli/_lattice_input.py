@@ -147,6 +147,23 @@ def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lat
     return lines
 
 
+def _refuse_a_lattice(path: str, given: str) -> None:
+    """ConfigurationError when the groups file `path` (`given` on the command line) is a
+    lattice's JSON: read as gold alignments (its first characters are JSON's), it was "no usable
+    pairs in the groups file (invalid JSON (column 2) ...)" of a valid JSON document."""
+    from ..textio import open_text, strip_bom
+
+    with open_text(path) as handle:
+        head = strip_bom(handle.read(4096)).lstrip()
+    if not (head.startswith("{") and '"states"' in head and '"edges"' in head):
+        return
+    with open_text(path) as handle:
+        if _is_lattice_record(handle.read()):
+            raise ConfigurationError(f"--groups {given} holds a lattice (the JSON of lattice build --format json), "
+                                     "not groups: give a groups file (TSV, one group a line, or gold alignments "
+                                     "as JSON), or the lattice as --lattice of lattice draw, paths or distance")
+
+
 def _is_lattice_record(text: str) -> bool:
     """Is `text` one JSON object with a lattice's 'states' and 'edges'?"""
     import json
@@ -227,6 +244,7 @@ def groups_of(args: argparse.Namespace) -> tuple[int, list[TextGroup], dict[str,
     bad: list = []
     with ExitStack() as stack:  # '-' or a pipe read once
         paths, names = stdin_once(stack, groups=[args.groups])
+        _refuse_a_lattice(paths["groups"][0], args.groups)
         groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
                                            lowercase=not args.keep_case, lines=lines, skipped=bad),
                                args.sample, args.seed)
