@@ -191,6 +191,66 @@ def msa_json(tmp_path):
     return path, lattice
 
 
+@pytest.mark.parametrize("indent", [None, 2])
+@pytest.mark.parametrize(("argv", "says"), [
+    (["paths"], "give it as --lattice {path}"),
+    (["distance", "--sentence", "a b"], "give it as --lattice {path}"),
+    (["build"], "draw, paths and distance read this one with --lattice {path}"),
+])
+def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys, argv, says, indent):
+    """`lattice paths lattice.json` (the --lattice forgotten) read the JSON's lines as a group's
+    sentences and counted the paths of a lattice of `{`, `"edges": [` and `0,`: exit 0, no word
+    said. It is a usage error naming --lattice."""
+    _, lattice = msa_json
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    assert main(["lattice", argv[0], str(path), *argv[1:]]) == 2
+    err = capsys.readouterr().err
+    assert f"{path} holds a lattice (the JSON of lattice build --format json), not sentences" in err, err
+    assert says.format(path=path) in err
+
+
+@pytest.mark.parametrize("action", ["stats", "paraphrases"])
+@pytest.mark.parametrize("indent", [None, 2])
+def test_a_lattice_json_given_as_groups_is_refused(msa_json, tmp_path, capsys, action, indent):
+    """`lattice stats --groups lattice.json` said "no usable pairs in the groups file (invalid
+    JSON (column 2): ...)" of a valid JSON document, read as gold alignments: now a usage error
+    saying what the file is and what --groups takes."""
+    _, lattice = msa_json
+    path = tmp_path / "l.json"
+    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    assert main(["lattice", action, "--groups", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert f"--groups {path} holds a lattice (the JSON of lattice build --format json), not groups" in err, err
+
+
+def test_lattice_json_as_lm_training_text_is_refused(msa_json, tmp_path, capsys):
+    """--lm-train takes sentences: a lattice's JSON there is refused as a group's is."""
+    path, _ = msa_json
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("a b c\ta b d\n")
+    assert main(["lattice", "stats", "--groups", str(groups), "--tokenized", "--lm-train", str(path)]) == 2
+    assert "--lm-train takes held-out sentences" in capsys.readouterr().err
+
+
+def test_a_line_too_long_to_parse(tmp_path, capsys):
+    """`lattice build` of a 1.2-million-character line was spaCy's E088 ValueError as a
+    traceback; `lattice stats` reported the group as spaCy's paragraph. A data error now, one line
+    (exit 1), and in a groups file that group's warning while the others are measured."""
+    long = "a b " * 300_000
+    group = tmp_path / "group.txt"
+    group.write_text(f"the cat sat\n{long}\n")
+    assert main(["lattice", "build", str(group)]) == 1
+    err = capsys.readouterr().err
+    assert "sentence 2 too long to parse (1,199,999 characters" in err and "Traceback" not in err, err
+    groups = tmp_path / "groups.tsv"
+    groups.write_text(f"the cat sat\t{long}\nthe cat sat\ta cat sat\n")
+    assert main(["lattice", "stats", "--groups", str(groups), "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["groups"] == 1 and json.loads(out)["sentences"] == 2
+    assert "groups.tsv:1: group line 1: FormatError: group line 1: sentence 2 too long to parse" in err, err
+
+
 def _svg_parts(root):
     groups = [e for e in root.iter() if e.tag.endswith("}g")]
     states = [g for g in groups if "state" in g.get("class", "").split()]
@@ -267,6 +327,31 @@ def test_draw_refuses_an_unknown_suffix(msa_json, tmp_path, capsys):
     err = capsys.readouterr().err
     assert "l.txt" in err and ".svg" in err and ".png" in err
     assert not (tmp_path / "l.txt").exists()
+
+
+@pytest.mark.parametrize(("name", "kind"), [("l.svg.gz", "svg"), ("l.html.GZ", "html"), ("l.dot.gz", "dot")])
+def test_draw_compresses_a_gz_name(msa_json, tmp_path, capsys, name, kind):
+    """`lattice draw -o l.svg.gz` was refused ("cannot tell what to write to l.svg.gz"), though
+    every other command writes gzip to a .gz name (align -o FILE.svg.gz): it is the picture the
+    name without .gz gets, gzip-compressed."""
+    import gzip
+
+    path, _ = msa_json
+    plain, packed = tmp_path / name.rsplit(".", 1)[0], tmp_path / name
+    assert run_json(capsys, "lattice", "draw", "--lattice", str(path), "-o", str(packed)) == {
+        "output": str(packed), "format": kind}
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(plain)]) == 0
+    assert gzip.decompress(packed.read_bytes()) == plain.read_bytes()
+
+
+@pytest.mark.parametrize(("name", "says"), [("l.png.gz", "a PNG is compressed already"),
+                                            ("l.svgz", "give -o FILE.svg.gz"), ("l.gz", "cannot tell what")])
+def test_draw_refuses_gzip_it_cannot_write(msa_json, tmp_path, capsys, name, says):
+    """A PNG is not written through gzip, .svgz is named .svg.gz as align names it, and .gz alone says nothing."""
+    path, _ = msa_json
+    assert main(["lattice", "draw", "--lattice", str(path), "-o", str(tmp_path / name)]) == 2
+    assert says in capsys.readouterr().err
+    assert not (tmp_path / name).exists()
 
 
 def test_draw_refuses_a_lattice_too_large_to_draw_and_writes_its_dot(tmp_path, capsys):

@@ -145,9 +145,10 @@ def test_path_count_matches_enumeration(group, max_gaps):
 def test_edit_distance_matches_brute_force(group, tokens, max_gaps):
     lattice = syntax_lattice(group, max_gaps=max_gaps)
     assert lattice.distance(tokens) == brute_distance(lattice, tokens)
-    assert (edit_distance._table_edges(lattice, tokens, 1) == edit_distance._table(lattice, tokens, 1)).all()
-    assert edit_distance._distance_frontier(lattice, tokens, 1) == lattice.distance(tokens)
-    assert (edit_distance._table_edges(lattice, tokens, 2) == edit_distance._table(lattice, tokens, 2)).all()
+    assert edit_distance._distance_rows(lattice, tokens, 1) == lattice.distance(tokens)
+    for sub_cost in (1, 2):  # the numpy DP, in blocks of 1 and 2 states, as the Python one
+        for block in (1, 2):
+            assert edit_distance._align_blocks(lattice, tokens, sub_cost, block) == lattice.align(tokens, sub_cost=sub_cost)
     cost, ops = lattice.align(tokens)
     assert cost == lattice.distance(tokens)
     assert [op.token for op in ops if op.token is not None] == list(range(len(tokens)))

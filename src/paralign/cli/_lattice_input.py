@@ -129,14 +129,50 @@ def lattice_options(args: argparse.Namespace) -> LatticeOptions:
                           squeeze=not args.no_squeeze, max_gaps=args.max_gaps)
 
 
-def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lattice") -> list[str]:
+def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lattice",
+                   instead: str = "give it as --lattice {path}") -> list[str]:
     """The non-blank lines of `path` ('-' or None: stdin), stripped (and a leading BOM dropped); none
-    at all is a FormatError (saying what `needs` them) unless `empty`."""
+    at all is a FormatError (saying what `needs` them) unless `empty`. A lattice's JSON (what
+    `lattice build --format json` writes) is a ConfigurationError saying what to do
+    `instead` ({path}: `path`, - for stdin): read as sentences, each of its lines was one, and a lattice of ``"edges": [``,
+    ``0,`` and ``"the",`` was built, drawn or counted without a word said."""
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
+    if lines and lines[0].startswith("{") and _is_lattice_record("\n".join(lines)):
+        name = input_name(path)
+        raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
+                                 f"sentences one a line: {instead.format(path=path or '-')}")
     return lines
+
+
+def _refuse_a_lattice(path: str, given: str) -> None:
+    """ConfigurationError when the groups file `path` (`given` on the command line) is a
+    lattice's JSON: read as gold alignments (its first characters are JSON's), it was "no usable
+    pairs in the groups file (invalid JSON (column 2) ...)" of a valid JSON document."""
+    from ..textio import open_text, strip_bom
+
+    with open_text(path) as handle:
+        head = strip_bom(handle.read(4096)).lstrip()
+    if not (head.startswith("{") and '"states"' in head and '"edges"' in head):
+        return
+    with open_text(path) as handle:
+        if _is_lattice_record(handle.read()):
+            raise ConfigurationError(f"--groups {given} holds a lattice (the JSON of lattice build --format json), "
+                                     "not groups: give a groups file (TSV, one group a line, or gold alignments "
+                                     "as JSON), or the lattice as --lattice of lattice draw, paths or distance")
+
+
+def _is_lattice_record(text: str) -> bool:
+    """Is `text` one JSON object with a lattice's 'states' and 'edges'?"""
+    import json
+
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "states" in data and "edges" in data
 
 
 def lattice_from_input(args: argparse.Namespace) -> Lattice:
@@ -208,6 +244,7 @@ def groups_of(args: argparse.Namespace) -> tuple[int, list[TextGroup], dict[str,
     bad: list = []
     with ExitStack() as stack:  # '-' or a pipe read once
         paths, names = stdin_once(stack, groups=[args.groups])
+        _refuse_a_lattice(paths["groups"][0], args.groups)
         groups = sample_groups(read_groups(paths["groups"][0], tokenized=args.tokenized, min_size=args.min_size,
                                            lowercase=not args.keep_case, lines=lines, skipped=bad),
                                args.sample, args.seed)

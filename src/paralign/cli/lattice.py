@@ -20,6 +20,7 @@ from pathlib import Path
 from ..alignment import MAX_PHRASE_LENGTH
 from ..errors import ConfigurationError, EmptyScoringError, ParalignError, counted
 from ..lattice import INCREMENTAL_MIN_SIZE
+from ..textout import is_gzip_name, named_suffix
 from ._bootstrap_options import check_only_with
 from ._cluster import cluster_runner
 from ._command_line import BY_SUFFIX
@@ -106,7 +107,7 @@ def _add_draw(sub: argparse._SubParsersAction) -> None:
                         "{\"dot\": DOT source}; with -o FILE the file's suffix says what is written "
                         "(.svg and .html: a drawing made in Python, no Graphviz needed; .dot or .gv: "
                         "DOT; .png: the drawing converted by rsvg-convert or Graphviz `dot`, when one "
-                        "is installed) and the report of the file written, {\"output\": FILE, "
+                        "is installed; .svg.gz, .html.gz, .dot.gz: the same, gzip-compressed) and the report of the file written, {\"output\": FILE, "
                         "\"format\": svg|html|dot|png}, is printed as text or JSON (default: "
                         "%(default)s)")
     p.set_defaults(func=run_draw, output_writes=BY_SUFFIX)
@@ -229,7 +230,8 @@ def _add_stats(sub: argparse._SubParsersAction) -> None:
 
 def run_build(args: argparse.Namespace) -> int:
     check_lattice_options(args)  # build has no --lattice: its lattice is always of sentences
-    lines = read_sentences(args.input, empty=True)
+    lines = read_sentences(args.input, empty=True, instead="lattice build builds one from sentences; "
+                           "draw, paths and distance read this one with --lattice {path}")
     if not lines:  # a transformer: nothing in, nothing out (docs/CLI.md, empty input)
         with open_out(args.output):
             return 0
@@ -246,11 +248,21 @@ PNG_CONVERTERS = (("rsvg-convert", ["--format", "png", "--output"], "svg"), ("do
 
 
 def draw_format(target: str) -> str:
-    """What `-o target` asks for (svg, html, dot or png); ConfigurationError (a usage error) for another suffix."""
-    suffix = Path(target).suffix.lower()
+    """What `-o target` asks for (svg, html, dot or png), by its suffix looked through a .gz
+    (`-o l.svg.gz`: SVG, which `open_out` writes gzip, as every command writes a .gz name);
+    ConfigurationError (a usage error) for another suffix, and for a PNG named .gz (PNG is
+    compressed already; the converter writes the file, not gzip)."""
+    suffix = named_suffix(target)
+    if suffix == ".svgz":
+        raise ConfigurationError(f"a .svgz file is compressed SVG, which lattice draw writes only to a .gz "
+                                 f"name: give -o FILE.svg.gz instead of {target}")
     if suffix not in DRAW_SUFFIXES:
         raise ConfigurationError(f"cannot tell what to write to {target}: give -o with one of the suffixes "
-                         f"{', '.join(DRAW_SUFFIXES)} (or -o - for DOT on stdout)")
+                         f"{', '.join(DRAW_SUFFIXES)}, each also with .gz after it but .png (gzip), "
+                         "or -o - for DOT on stdout")
+    if DRAW_SUFFIXES[suffix] == "png" and is_gzip_name(target):
+        raise ConfigurationError(f"a PNG is compressed already, and lattice draw writes none through gzip: "
+                                 f"give -o FILE.png instead of {target}")
     return DRAW_SUFFIXES[suffix]
 
 
@@ -513,7 +525,8 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
     and every entropy was 0 bits, a perfect score."""
     from ..lattice.build import lattice_annotator
 
-    lines = read_sentences(args.lm_train, needs="the --lm-train language model")
+    lines = read_sentences(args.lm_train, needs="the --lm-train language model",
+                           instead="--lm-train takes held-out sentences, one a line")
     return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
 

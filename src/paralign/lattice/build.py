@@ -108,7 +108,7 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     when `options.lowercase`) is a path. Identical sentences (after lower-casing) count once, as
     a group is a set of distinct translations; edge weights count the distinct sentences using
     each edge. Sentences may be annotated Sentences, texts or token lists (annotated here with
-    :func:`lattice_annotator`). `paralign lattice build` writes this lattice.
+    :func:`lattice_annotator`; for the MSA baseline, which reads tokens alone, only tokenised). `paralign lattice build` writes this lattice.
 
     >>> lattice = paralign.build_lattice(["the cat sat on the mat", "a cat sat on the mat"])
     >>> sorted(" ".join(path) for path in lattice.paths())
@@ -120,7 +120,7 @@ def build_lattice(sentences: Iterable[Sentence | TextOrTokens], options: Lattice
     if not isinstance(options, LatticeOptions):
         raise InputTypeError(f"options must be a LatticeOptions (paralign.LatticeOptions(method='msa'), ...), "
                              f"not {type(options).__name__} {shown_value(options)}")
-    sentences, tokens = distinct_sentences(_annotated(sentences), options.lowercase)
+    sentences, tokens = distinct_sentences(_annotated(sentences, parse=options.method != "msa"), options.lowercase)
     if not sentences:
         raise FormatError("a lattice needs at least one sentence")
     if options.method == "msa":
@@ -159,8 +159,11 @@ def distinct_sentences(
     return list(kept.values()), [list(key) for key in kept]
 
 
-def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
-    """The group as Sentences: texts and token lists annotated in one batch, Sentences kept.
+def _annotated(sentences: Iterable[Sentence | TextOrTokens], parse: bool = True) -> list[Sentence]:
+    """The group as Sentences: texts and token lists annotated in one batch, Sentences kept;
+    without `parse` (the MSA baseline reads tokens alone) only split into the tokens annotating
+    gives them (:meth:`~paralign.nlp.Annotator.tokenize`; a token list as it is): parsing two
+    10,000-word lines took twice the time of their alignment, and most of the memory.
 
     A value of the wrong type is an InputTypeError (a TypeError, as in the rest of the
     library) naming it: one text or Sentence (whose characters or words would become the
@@ -178,12 +181,36 @@ def _annotated(sentences: Iterable[Sentence | TextOrTokens]) -> list[Sentence]:
                                  "Sentence, a text or a token list: a lattice is built from those")
         if not isinstance(s, Sentence):  # a lone surrogate: no character, named before any is parsed
             check_text_or_tokens(s, f"sentence {number}")
+            check_parsable(s, f"sentence {number}")
     todo = [s for s in sentences if not isinstance(s, Sentence)]
-    annotated = iter(lattice_annotator().pipe(todo) if todo else ())
+    if parse:
+        annotated = iter(lattice_annotator().pipe(todo) if todo else ())
+    else:
+        texts = [s for s in todo if isinstance(s, str)]
+        split = iter(lattice_annotator().tokenize(texts) if texts else ())
+        annotated = iter(Sentence.plain(next(split) if isinstance(s, str) else [str(w) for w in s]) for s in todo)
     return [s if isinstance(s, Sentence) else next(annotated) for s in sentences]
 
 
+def check_parsable(sentence: TextOrTokens, what: str) -> None:
+    """FormatError for a sentence longer than the parser takes (:data:`MAX_SENTENCE_CHARS`
+    characters, as `align` refuses a pair's): a text over spaCy's 1,000,000 was a ValueError
+    traceback from spaCy (E088), and a token list that long asks the parser for gigabytes."""
+    from ..corpora.sentence_pairs import MAX_SENTENCE_CHARS
+
+    if isinstance(sentence, str):
+        size = len(sentence)
+    elif isinstance(sentence, Sequence) and not isinstance(sentence, Sentence) and all(
+            isinstance(w, str) for w in sentence):
+        size = sum(map(len, sentence))
+    else:  # parsed already, or no text: the annotator's checks name it
+        return
+    if size > MAX_SENTENCE_CHARS:
+        raise FormatError(f"{what} too long to parse ({size:,} characters, more than "
+                          f"{MAX_SENTENCE_CHARS:,}: the parser needs about 1 GB a 100,000)")
+
+
 __all__ = [
-    "LatticeOptions", "build_lattice", "chain", "distinct_sentences", "forest_to_builder", "lattice_annotator",
-    "lattice_from_trees", "sentence_key",
+    "LatticeOptions", "build_lattice", "chain", "check_parsable", "distinct_sentences", "forest_to_builder",
+    "lattice_annotator", "lattice_from_trees", "sentence_key",
 ]

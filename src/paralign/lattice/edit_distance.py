@@ -4,8 +4,10 @@ The distance is the fewest insertions, deletions and substitutions (of cost `sub
 a token list into the words of some start-to-end path, by dynamic programming over the states in
 topological order: O(len(tokens) x edges), whatever the number of paths. :func:`align` backtraces
 the table into :class:`EditOp` steps. Short sentences use a pure-Python DP (numpy's per-call
-overhead dominates on short rows), long ones a numpy row-vectorised DP; the table is the same
-either way. :meth:`.word_lattice.Lattice.distance`, :meth:`~.word_lattice.Lattice.align` and
+overhead dominates on short rows), long ones a numpy row-vectorised DP that keeps only the rows
+it still needs (:class:`_Rows`), and aligns by filling blocks of states again from checkpoints
+(:func:`_align_blocks`) rather than keeping the whole table (940 MB for two sentences of 10,000
+words); the rows, and so the distance and the alignment, are the same either way. :meth:`.word_lattice.Lattice.distance`, :meth:`~.word_lattice.Lattice.align` and
 :meth:`~.word_lattice.Lattice.accepts` are these functions.
 
 Not for: the distance between two sentences (:func:`.msa.word_edit_distance`) or the lattice's
@@ -14,9 +16,10 @@ other queries (:mod:`.word_lattice`).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import numpy as np
 
@@ -49,49 +52,60 @@ def distance(lattice: Lattice, tokens: Sequence[str], *, sub_cost: int = 1) -> i
     check_texts(tokens, "tokens")
     if len(tokens) <= PYTHON_DP_MAX_TOKENS:
         return _table_python(lattice, tokens, sub_cost)[lattice.end][len(tokens)]
-    return _distance_frontier(lattice, tokens, sub_cost)
+    return _distance_rows(lattice, tokens, sub_cost)
 
 
 def align(lattice: Lattice, tokens: Sequence[str], *, sub_cost: int = 1) -> tuple[int, list[EditOp]]:
-    """The edit distance and one optimal alignment (ops from start to end)."""
+    """The edit distance and one optimal alignment (ops from start to end). Sentences over
+    :data:`PYTHON_DP_MAX_TOKENS` words are aligned by :func:`_align_blocks`, in memory that
+    grows with the square root of the lattice's states, not with the whole table: a full int64
+    table took 940 MB for two sentences of 10,000 words (docs/results/lattice-msa-memory.md)."""
     check_texts(tokens, "tokens")
-    table = _table(lattice, tokens, sub_cost)
+    if len(tokens) > PYTHON_DP_MAX_TOKENS:
+        return _align_blocks(lattice, tokens, sub_cost)
+    table = _table_python(lattice, tokens, sub_cost)
+    return table[lattice.end][len(tokens)], _backtrace(lattice, tokens, sub_cost, lambda t: table)
+
+
+#: the rows a backtrace step at state t reads (its own and its in-edges' sources'), by state
+RowsAt = Callable[[int], "Sequence[Sequence[int]] | Mapping[int, np.ndarray]"]
+
+
+def _backtrace(lattice: Lattice, tokens: Sequence[str], sub_cost: int, rows_at: RowsAt) -> list[EditOp]:
+    """One optimal alignment, from the end back: at each cell the first in-edge (in order) whose
+    match, substitution or epsilon gives the cell's value, else the first whose word deleted
+    does, else the sentence token inserted. `rows_at(t)` holds the rows the step at t reads."""
     t, i = lattice.end, len(tokens)
     ops: list[EditOp] = []
     while t != 0 or i != 0:
-        here = table[t, i]
+        table = rows_at(t)
+        here = table[t][i]
         step = None
         for e in lattice.in_edges(t):
             s, w, _ = lattice.edges[e]
             if w is None:
-                if table[s, i] == here:
+                if table[s][i] == here:
                     step = (EditOp(e, None), s, i)
                     break
                 continue
-            if i > 0 and table[s, i - 1] + (0 if tokens[i - 1] == w else sub_cost) == here:
+            if i > 0 and table[s][i - 1] + (0 if tokens[i - 1] == w else sub_cost) == here:
                 step = (EditOp(e, i - 1), s, i - 1)
                 break
         if step is None:
             for e in lattice.in_edges(t):
                 s, w, _ = lattice.edges[e]
-                if w is not None and table[s, i] + 1 == here:
+                if w is not None and table[s][i] + 1 == here:
                     step = (EditOp(e, None), s, i)
                     break
         if step is None:
-            if i > 0 and table[t, i - 1] + 1 == here:
+            if i > 0 and table[t][i - 1] + 1 == here:
                 step = (EditOp(None, i - 1), t, i - 1)
             else:  # pragma: no cover - the table is consistent by construction
                 raise LatticeError("edit-distance backtrace failed")
         ops.append(step[0])
         t, i = step[1], step[2]
     ops.reverse()
-    return int(table[lattice.end, len(tokens)]), ops
-
-
-def _table(lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
-    if len(tokens) <= PYTHON_DP_MAX_TOKENS:
-        return np.array(_table_python(lattice, tokens, sub_cost), dtype=np.int64)
-    return _table_edges(lattice, tokens, sub_cost)
+    return ops
 
 
 def _table_python(lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> list[list[int]]:
@@ -127,61 +141,94 @@ def _table_python(lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> lis
     return table
 
 
-def _table_edges(lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> np.ndarray:
-    """The DP state by state in topological order, edge by edge."""
-    n = len(tokens)
-    table = np.full((lattice.n_states, n + 1), np.iinfo(np.int32).max // 4, dtype=np.int64)
-    ramp = np.arange(n + 1, dtype=np.int64)
-    table[0, 0] = 0
-    vocab: dict[str, int] = {}
-    tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
-    mismatch: dict[Word, np.ndarray] = {}
-    for s in range(lattice.n_states):
-        row = np.minimum.accumulate(table[s] - ramp) + ramp  # insert sentence tokens at s
-        table[s] = row
-        for e in lattice.out_edges(s):
-            _, w, d = lattice.edges[e]
-            target = table[d]
+class _Rows:
+    """The numpy DP, pulled state by state in topological order: a state's row is the minimum
+    over its in-edges of what each brings from its source's row, then the sentence tokens
+    inserted at the state. Only the rows of `live` states are kept (states already done whose
+    out-edges reach a state not yet done): memory grows with the lattice's width, not its size."""
+
+    def __init__(self, lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> None:
+        self.lattice, self.sub_cost, self.n = lattice, sub_cost, len(tokens)
+        self.big = np.iinfo(np.int32).max // 4
+        self.ramp = np.arange(self.n + 1, dtype=np.int64)
+        vocab: dict[str, int] = {}
+        self.tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
+        self.vocab = vocab
+        #: the last state whose row reads each state's row (-1: none, the end)
+        self.last_use = [max((lattice.edges[e][2] for e in lattice.out_edges(s)), default=-1)
+                         for s in range(lattice.n_states)]
+
+    def cost(self, word: Word) -> np.ndarray:
+        """0 where a token is `word`, else the substitution cost. Made again at each use: kept
+        one per word, they took vocabulary x tokens x 8 bytes (12 MB for 3,000 tokens of 500
+        distinct words, more than the rows)."""
+        return np.where(self.tok_ids == self.vocab.get(cast("str", word), -1), 0, self.sub_cost)
+
+    def row(self, t: int, live: dict[int, np.ndarray]) -> np.ndarray:
+        """State t's row from the live rows of its in-edges' sources."""
+        row = np.full(self.n + 1, self.big, dtype=np.int64)
+        if t == 0:
+            row[0] = 0
+        for e in self.lattice.in_edges(t):
+            s, w, _ = self.lattice.edges[e]
+            src = live[s]
             if w is None:
-                np.minimum(target, row, out=target)
+                np.minimum(row, src, out=row)
                 continue
-            cost = mismatch.get(w)
-            if cost is None:
-                cost = np.where(tok_ids == vocab.get(w, -1), 0, sub_cost).astype(np.int64)
-                mismatch[w] = cost
-            np.minimum(target, row + 1, out=target)
-            if n:
-                np.minimum(target[1:], row[:-1] + cost, out=target[1:])
-    return table
+            np.minimum(row, src + 1, out=row)
+            np.minimum(row[1:], src[:-1] + self.cost(w), out=row[1:])
+        return np.minimum.accumulate(row - self.ramp) + self.ramp  # insert sentence tokens at t
+
+    def run(self, lo: int, hi: int, live: dict[int, np.ndarray], kept: dict[int, np.ndarray] | None = None,
+            ) -> np.ndarray:
+        """Fill states lo..hi-1 (`live` updated in place: the live rows after hi-1), each row
+        also into `kept` when given; the last row made."""
+        row = np.empty(0, dtype=np.int64)
+        for t in range(lo, hi):
+            row = self.row(t, live)
+            if kept is not None:
+                kept[t] = row
+            for e in self.lattice.in_edges(t):
+                s = self.lattice.edges[e][0]
+                if self.last_use[s] == t:
+                    live.pop(s, None)
+            if self.last_use[t] >= 0:
+                live[t] = row
+        return row
 
 
-def _distance_frontier(lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> int:
-    """The numpy DP keeping only the rows of states not yet processed (memory grows with the
-    lattice's width, not its size)."""
-    n = len(tokens)
-    big = np.iinfo(np.int32).max // 4
-    ramp = np.arange(n + 1, dtype=np.int64)
-    vocab: dict[str, int] = {}
-    tok_ids = np.array([vocab.setdefault(t, len(vocab)) for t in tokens], dtype=np.int64)
-    mismatch: dict[Word, np.ndarray] = {}
-    first = np.full(n + 1, big, dtype=np.int64)
-    first[0] = 0
-    rows: dict[int, np.ndarray] = {0: first}
-    for s in range(lattice.n_states):
-        row = rows.pop(s)
-        row = np.minimum.accumulate(row - ramp) + ramp
-        if s == lattice.end:
-            return int(row[n])
-        for e in lattice.out_edges(s):
-            _, w, d = lattice.edges[e]
-            if w is None:
-                cand = row
-            else:
-                cost = mismatch.get(w)
-                if cost is None:
-                    cost = mismatch[w] = np.where(tok_ids == vocab.get(w, -1), 0, sub_cost)
-                cand = row + 1
-                cand[1:] = np.minimum(cand[1:], row[:-1] + cost)
-            target = rows.get(d)
-            rows[d] = cand.copy() if target is None else np.minimum(target, cand)
-    raise LatticeError("the end state was not reached")  # pragma: no cover
+def _distance_rows(lattice: Lattice, tokens: Sequence[str], sub_cost: int) -> int:
+    """The numpy DP's distance, keeping the live rows only."""
+    return int(_Rows(lattice, tokens, sub_cost).run(0, lattice.n_states, {})[len(tokens)])
+
+
+def _align_blocks(lattice: Lattice, tokens: Sequence[str], sub_cost: int,
+                  block: int | None = None) -> tuple[int, list[EditOp]]:
+    """:func:`align` by the numpy DP without its table: a first pass keeps the live rows at
+    the start of every `block` states (default the square root of the states); the backtrace,
+    reaching a state below the block it has, fills that state's block again from its
+    checkpoint, up to the state. A state's in-edges come from its block or from the rows live
+    at the block's start, so the step reads the rows it would read in the table. Twice the
+    DP's time; memory the checkpoints' rows and one block's."""
+    n_states = lattice.n_states
+    block = block or max(1, math.isqrt(n_states))
+    rows = _Rows(lattice, tokens, sub_cost)
+    live: dict[int, np.ndarray] = {}
+    checkpoints: list[dict[int, np.ndarray]] = []
+    for lo in range(0, n_states, block):
+        checkpoints.append(dict(live))  # rows are never written once made: the dicts share them
+        last = rows.run(lo, min(lo + block, n_states), live)
+    distance = int(last[len(tokens)])
+    del live, last
+    known: dict[int, np.ndarray] = {}
+    start = [n_states]  # the first state of the block in `known`
+
+    def rows_at(t: int) -> dict[int, np.ndarray]:
+        if t < start[0]:
+            known.clear()
+            start[0] = t // block * block
+            known.update(checkpoints[t // block])
+            rows.run(start[0], t + 1, dict(known), known)
+        return known
+
+    return distance, _backtrace(lattice, tokens, sub_cost, rows_at)

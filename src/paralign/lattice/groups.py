@@ -19,7 +19,7 @@ from pathlib import Path
 from ..errors import ConfigurationError
 from ..sentence import Sentence
 from ..shown_text import plain_text
-from .build import lattice_annotator, sentence_key
+from .build import check_parsable, lattice_annotator, sentence_key
 
 Group = tuple[str, Sequence[Sentence]]
 
@@ -44,6 +44,8 @@ def annotate_groups(
         items.clear()
 
     for gid, sentences in groups:
+        for number, sentence in enumerate(sentences, start=1):  # before spaCy's E088, or gigabytes
+            check_parsable(sentence, f"group {gid}: sentence {number}")
         pending.append((gid, len(sentences)))
         items.extend(sentences)
         if len(items) >= batch:
