@@ -60,7 +60,7 @@ from .paper import (
     build_sources,
     prepared_for,
 )
-from .signature import encoder_part, length_used, source_signature, stopwords_part
+from .signature import encoder_part, length_used, sources_part, stopwords_part
 from .vectors import vector_key
 
 if TYPE_CHECKING:
@@ -227,7 +227,7 @@ class GradedParaEval:
         source's name (a table's basename, threshold and content hash), versions, the encoder
         (:func:`.signature.encoder_part`: its layer and stride where not its defaults), and with
         $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
-        res = "+".join(source_signature(s) for s in self.sources) or "none"
+        res = sources_part(self.sources)
         looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources or ()]
         maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"

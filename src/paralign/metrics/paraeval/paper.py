@@ -61,7 +61,7 @@ from .paper_values import (
     SegmentStats,
     sum_stats,
 )
-from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature, stopwords_part
+from .signature import DEFAULT_MAX_LENGTH, length_used, sources_part, stopwords_part
 
 if TYPE_CHECKING:
     import numpy as np
@@ -171,7 +171,7 @@ class ParaEval:
     def signature(self, nrefs: int) -> str:
         """sacrebleu-style settings string printed beside every score; ``maxlen`` the bound used
         (:func:`.signature.length_used`: past the sources' longest phrase, that length)."""
-        res = "+".join(source_signature(s) for s in self._sources) or "none"
+        res = sources_part(self._sources)
         maxlen = length_used(self.max_length, self._sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
         return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{maxlen}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
