@@ -1389,3 +1389,14 @@ def test_wmt21_automatic_scores_given_to_scores_say_what_the_file_is(tmp_path, c
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
                  "--scores", str(path)]) == 1
     assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in capsys.readouterr().err
+
+
+def test_a_table_of_no_paraphrase_is_warned_of_naming_it(tmp_path, capsys):
+    """``meta-eval --table EMPTY`` correlated ParaEval scored as without the table, silently. Now
+    a warning names the table (the run goes on: the scores are those of no table, and its
+    signature says which table it was)."""
+    table = tmp_path / "t.tsv"
+    table.write_text("", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--resamples", "2", "--table", str(table)]) == 0
+    assert f"--table {table}: the table holds no paraphrase: scored as without it" in capsys.readouterr().err

@@ -937,3 +937,27 @@ def test_a_table_whose_name_holds_a_line_break_is_a_usage_error(files, capsys, c
     err = capsys.readouterr().err
     assert "argument --table: " in err  # the path shown as the error printer shows control characters
     assert f": the file's name {broken.name!r} holds {char!r}, a line break" in err
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_a_table_of_no_paraphrase_is_warned_of_naming_it(files, capsys, config):
+    """``paraeval --table EMPTY`` (a file of no row, a header alone, or no row scoring its
+    threshold) scored as without the table, silently: a user who gave a table expects it used.
+    Now a warning names each such table as given (stdin as <stdin>); the scores are those without
+    it, as before, and a table with rows gives none."""
+    (files / "empty.tsv").write_text("", encoding="utf-8")
+    (files / "header.tsv").write_text("# phrase\tparaphrase\tscore\n", encoding="utf-8")
+    (files / "scored.tsv").write_text("cat\tfeline\t0.3\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                         "--config", config, "--resources", "none", "--table", str(files / "empty.tsv"),
+                         "--table", str(files / "header.tsv"), "--table", f"{files / 'scored.tsv'}:0.5",
+                         "--table", str(files / "t.tsv"), "--format", "json")
+    assert code == 0
+    assert err.splitlines() == [
+        f"paralign: warning: --table {files / 'empty.tsv'}: the table holds no paraphrase: scored as without it",
+        f"paralign: warning: --table {files / 'header.tsv'}: the table holds no paraphrase: scored as without it",
+        f"paralign: warning: --table {files / 'scored.tsv'}:0.5: the table holds no paraphrase scoring >= 0.5: "
+        "scored as without it"]
+    alone = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--config", config,
+                "--resources", "none", "--table", str(files / "t.tsv"), "--format", "json")
+    assert alone[2] == "" and json.loads(alone[1])["f"] == json.loads(out)["f"]
