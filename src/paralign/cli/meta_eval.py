@@ -308,7 +308,7 @@ def run(args: argparse.Namespace) -> int:
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
                 progress=table_progress(), encoder=args.encoder, device=args.device,
                 resources=None if args.resources is None else args.resources.split(","), **options)
-        warn_empty_tables(args.table, scorer.sources)
+        warn_empty_tables(args.table, scorer.sources or ())
     result = meta_evaluate_levels(data, refs,
                                   [*resolve_metrics(names, scorer), *own], level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)

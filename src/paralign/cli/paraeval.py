@@ -241,7 +241,7 @@ def run(args: argparse.Namespace) -> int:
                              max_length=args.max_length, progress=table_progress(),
                              resources=None if args.resources is None else args.resources.split(","),
                              encoder=args.encoder, device=args.device, **_paper_options(args))
-        warn_empty_tables(args.table, scorer.sources)
+        warn_empty_tables(args.table, scorer.sources or ())
     bootstrap = args.confidence or args.paired_bs
     update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
     try:
