@@ -961,3 +961,31 @@ def test_a_table_of_no_paraphrase_is_warned_of_naming_it(files, capsys, config):
     alone = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--config", config,
                 "--resources", "none", "--table", str(files / "t.tsv"), "--format", "json")
     assert alone[2] == "" and json.loads(alone[1])["f"] == json.loads(out)["f"]
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, config):
+    """A reference blank on every line gave ``R = 0.0000`` (the graded configs' score and F 0
+    too), silently; a segment whose every reference is blank too. Now the text says n/a, the
+    JSON null, under every config, and a warning names the file and the blank lines (sacrebleu
+    scores such references 0 without a word)."""
+    (files / "blank.txt").write_text("\n \n\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
+                         "--config", config, "--resources", "none")
+    assert code == 0 and "R = n/a F = n/a\t" in out and "P = 0.0000" in out
+    assert out.startswith("ParaEval n/a P" if config == "default" else "ParaEval P")
+    assert err == (f"paralign: warning: {files / 'blank.txt'}: every reference line is blank: recall, F and the "
+                   "score are n/a (no reference word to match)\n")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
+                         "--config", config, "--resources", "none", "--format", "json", "--sentence-level")
+    result = json.loads(out)
+    assert result["corpus"]["recall"] is None and result["corpus"]["f"] is None
+    assert [s["recall"] for s in result["segments"]] == [None, None, None]
+    (files / "some.txt").write_text("the cat\n\nthe cat\n", encoding="utf-8")
+    (files / "other.txt").write_text("a cat\n \nthe dog\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "some.txt"), "-r", str(files / "other.txt"),
+                         "-i", str(files / "hyp.txt"), "--config", config, "--resources", "none", "--sentence-level")
+    assert code == 0 and [line.split("\t")[1].count("n/a") for line in out.splitlines()] == [0, 2 + (config == "default"), 0]
+    assert err == (f"paralign: warning: {files / 'some.txt'} and {files / 'other.txt'}: 1 segment of 3 has no "
+                   "reference word (blank: line 2): its recall, F and score are n/a; the corpus figures count its "
+                   "hypothesis words in the precision alone\n")

@@ -18,8 +18,9 @@ lengths; ``Fmean = P R / (alpha P + (1 - alpha) R)``; the penalty is ``gamma (ch
 matched words) ** beta``, and 0 when every word of both sides is matched in one chunk (as in
 METEOR's scorer: a hypothesis equal to its reference has no penalty); the score is
 ``Fmean (1 - penalty)``. With several references a segment takes the reference that scores
-best (of a tie, the shortest: :func:`.graded_stats.best_of`). The precision of an empty
-hypothesis is 0.
+best (of a tie, the shortest; a blank one last: :func:`.graded_stats.best_of`). The precision of an empty
+hypothesis is 0; the recall, F and score of a blank reference are n/a (NaN; None in ``paraeval``'s
+dict), as the paper scorer's recall and F are.
 
 Every segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
 (content and function words, hypothesis and reference side), so a corpus score is the score of
