@@ -191,3 +191,22 @@ def test_a_source_given_twice_is_named_once(tmp_path, config: str) -> None:
     assert res(sources=[_Named("mine"), _Named("mine")]) == "mine+mine"
     twice = paraeval(hyps, refs, config, resources=["none"], tables=[str(table), str(table)])
     assert twice == paraeval(hyps, refs, config, resources=["none"], tables=[str(table)])
+
+
+def test_wordnet_is_known_by_its_type_not_by_a_built_in_attribute() -> None:
+    """ParaEval knows WordNet by ``isinstance(source, WordNetSynonyms)`` (the signature, the
+    paper scorer's lookups, the graded synonym tier), not by ``built_in == "wordnet"``, which
+    ``serve`` reads among the sources it loaded itself: a caller's own source may carry such an
+    attribute, and read by it, it was signed ``wordnet-3.0`` and its own paraphrases unused."""
+    from paralign.metrics.paraeval import paraeval, scorer
+
+    class Claims(_Named):
+        built_in = "wordnet"
+
+        def paraphrases(self, phrase: str) -> dict[str, float | None]:
+            return {"blick": None} if phrase == "zorp" else {}  # no WordNet pair
+
+    own = Claims("mine")
+    assert signature_parts(scorer("default", sources=[own]).signature(1))["res"] == "mine"
+    found = paraeval(["a zorp cat"], [["a blick cat"]], "paper", sources=[own])
+    assert found["counts"]["hyp_paraphrase"] == 1  # its own pair, which WordNet does not have
