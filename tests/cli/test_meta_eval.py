@@ -1400,3 +1400,19 @@ def test_a_table_of_no_paraphrase_is_warned_of_naming_it(tmp_path, capsys):
     assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
                  "--resources", "none", "--resamples", "2", "--table", str(table)]) == 0
     assert f"--table {table}: the table holds no paraphrase: scored as without it" in capsys.readouterr().err
+
+
+def test_a_scores_file_from_stdin_without_a_name_is_named_stdin(tmp_path, capsys, monkeypatch):
+    """``--scores -`` named its metric ``-`` (the file name's stem), a column and a JSON key of
+    no meaning, where ``--scores /dev/stdin`` named it ``stdin``. Now both are ``stdin``."""
+    import io
+
+    root = _wmt(tmp_path)
+    _own_scores(root, tmp_path / "mine.tsv")
+    data = (tmp_path / "mine.tsv").read_bytes()
+    for spec in ("-", "/dev/stdin"):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+                     "--format", "json", "--scores", spec]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert list(result["metrics"]) == ["bleu", "stdin"], spec
