@@ -1416,3 +1416,12 @@ def test_a_scores_file_from_stdin_without_a_name_is_named_stdin(tmp_path, capsys
                      "--format", "json", "--scores", spec]) == 0
         result = json.loads(capsys.readouterr().out)
         assert list(result["metrics"]) == ["bleu", "stdin"], spec
+
+
+def test_sacrebleus_f_is_format(tmp_path, capsys):
+    """sacrebleu's ``-f json`` was "unrecognized arguments" in meta-eval too; it is --format now."""
+    base = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]
+    assert main([*base, "-f", "json"]) == 0
+    short = capsys.readouterr().out
+    assert main([*base, "--format", "json"]) == 0
+    assert short == capsys.readouterr().out and json.loads(short)["pair"] == "de-en"

@@ -989,3 +989,18 @@ def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, confi
     assert err == (f"paralign: warning: {files / 'some.txt'} and {files / 'other.txt'}: 1 segment of 3 has no "
                    "reference word (blank: line 2): its recall, F and score are n/a; the corpus figures count its "
                    "hypothesis words in the precision alone\n")
+
+
+def test_sacrebleus_f_is_format_hidden_from_help(files, capsys):
+    """sacrebleu's ``-f json`` (its ``--format``) was "unrecognized arguments"; it is paralign's
+    --format now, with its choices (sacrebleu's latex is none of them: a usage error naming
+    them), and not in --help, as sacrebleu's other spellings."""
+    base = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--resources", "none"]
+    for fmt in ("json", "tsv", "text"):
+        assert run(capsys, *base, "-f", fmt)[:2] == run(capsys, *base, "--format", fmt)[:2]
+    with pytest.raises(SystemExit):
+        main([*base, "-f", "latex"])
+    assert "argument -f: invalid choice: 'latex' (choose from 'text', 'json', 'tsv')" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["paraeval", "--help"])
+    assert "-f " not in capsys.readouterr().out
