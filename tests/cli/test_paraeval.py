@@ -1004,3 +1004,20 @@ def test_sacrebleus_f_is_format_hidden_from_help(files, capsys):
     with pytest.raises(SystemExit):
         main(["paraeval", "--help"])
     assert "-f " not in capsys.readouterr().out
+
+
+def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
+    """``--resources none,ppdb`` scored with PPDB, silently, though none says no built-in source:
+    which was meant is not known. Now a usage error naming both, from the library's
+    build_sources (so ``meta-eval`` and ``scorer(resources=...)`` refuse it too); none alone,
+    and an empty item beside it (``none,``), are as before."""
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.paraeval import scorer
+
+    base = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt")]
+    code, _, err = run(capsys, *base, "--resources", "none,ppdb")
+    assert code == 2 and err == ("paralign paraeval: error: resources: 'none' (no built-in source) given with "
+                                 "'ppdb': give 'none' alone, or the sources without it\n")
+    assert run(capsys, *base, "--resources", "none,")[1] == run(capsys, *base, "--resources", "none")[1]
+    with pytest.raises(ConfigurationError, match="'none' .* given with 'wordnet'"):
+        scorer("paper", resources=["wordnet", "none"])

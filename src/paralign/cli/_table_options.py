@@ -28,7 +28,7 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")
     parser.add_argument("--resources", default=None, metavar=LIST,
-                        help="built-in sources: ppdb, wordnet or none (default: the config's, "
+                        help="built-in sources: ppdb, wordnet or none (alone) (default: the config's, "
                              "ppdb,wordnet)")
     parser.add_argument("--max-length", type=positive_int, default=None, metavar=N,
                         help="longest paraphrase in words (default: the config's, 4)")

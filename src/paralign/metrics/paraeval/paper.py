@@ -481,10 +481,16 @@ def build_sources(
     progress: Progress | None = None,
 ) -> list[ParaphraseSource]:
     """Sources from names (`ppdb`, `wordnet`, `none`) and table files' paths (Parquet or TSV, `path[:threshold]`);
-    `progress` wraps each table file's rows as they are read (:func:`load_source`)."""
+    `progress` wraps each table file's rows as they are read (:func:`load_source`). `none` is no
+    built-in source, alone: beside a source's name (``--resources none,ppdb``) a ConfigurationError,
+    which of the two was meant unknown (it was ppdb, silently)."""
+    names = [name.strip() for name in resources]
+    others = [name for name in names if name and name != "none"]
+    if "none" in names and others:
+        raise ConfigurationError(f"resources: 'none' (no built-in source) given with {others[0]!r}: give 'none' "
+                                 "alone, or the sources without it")
     out: list[ParaphraseSource] = []
-    for name in resources:
-        name = name.strip()
+    for name in names:
         if not name or name == "none":
             continue
         if name not in ("ppdb", "wordnet"):
