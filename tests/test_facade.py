@@ -140,3 +140,19 @@ def test_every_public_function_and_method_has_a_docstring() -> None:
             if callable(function) and not inspect.getdoc(function):
                 missing.append(f"{name}.{attr}")
     assert missing == []
+
+
+def test_every_error_class_is_re_exported() -> None:
+    """Every public error of paralign.errors is a name of the package, as ``paralign.InputTypeError``
+    is: ``SameReferenceError`` (raised by ``paralign.paraeval`` for one reference set given
+    twice) and ``ClusterStalledError`` (by ``paralign.parallel``'s cluster) were not, so a caller
+    catching them had to know the submodule, unlike every other error."""
+    import inspect
+
+    import paralign.errors
+
+    errors = {name for name, value in vars(paralign.errors).items()
+              if inspect.isclass(value) and issubclass(value, paralign.ParalignError) and not name.startswith("_")
+              and value.__module__ == "paralign.errors"}
+    assert errors - set(paralign.__all__) == set()
+    assert all(getattr(paralign, name) is getattr(paralign.errors, name) for name in errors)

@@ -29,6 +29,7 @@ from .alignment import AlignedSentences, Alignment, symmetrize
 from .corpora import AlignedPair, load_groups, load_pairs
 from .errors import (
     AlignmentIndexError,
+    ClusterStalledError,
     ConfigurationError,
     EmptyScoringError,
     ExtraMissingError,
@@ -39,6 +40,7 @@ from .errors import (
     MismatchError,
     ParalignError,
     ResourceMissingError,
+    SameReferenceError,
     SimilarityError,
     TokenIndexError,
 )
@@ -109,6 +111,7 @@ __all__ = [
     "Alignment",
     "AlignmentIndexError",
     "Annotator",
+    "ClusterStalledError",
     "ConfigurationError",
     "EmptyScoringError",
     "ExtraMissingError",
@@ -128,6 +131,7 @@ __all__ = [
     "PhrasePair",
     "PivotOptions",
     "ResourceMissingError",
+    "SameReferenceError",
     "Sentence",
     "SimilarityError",
     "Token",

@@ -1389,3 +1389,39 @@ def test_wmt21_automatic_scores_given_to_scores_say_what_the_file_is(tmp_path, c
     assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5",
                  "--scores", str(path)]) == 1
     assert f"{path}:1: WMT21's scores/automatic-scores.tsv" in capsys.readouterr().err
+
+
+def test_a_table_of_no_paraphrase_is_warned_of_naming_it(tmp_path, capsys):
+    """``meta-eval --table EMPTY`` correlated ParaEval scored as without the table, silently. Now
+    a warning names the table (the run goes on: the scores are those of no table, and its
+    signature says which table it was)."""
+    table = tmp_path / "t.tsv"
+    table.write_text("", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--resources", "none", "--resamples", "2", "--table", str(table)]) == 0
+    assert f"--table {table}: the table holds no paraphrase: scored as without it" in capsys.readouterr().err
+
+
+def test_a_scores_file_from_stdin_without_a_name_is_named_stdin(tmp_path, capsys, monkeypatch):
+    """``--scores -`` named its metric ``-`` (the file name's stem), a column and a JSON key of
+    no meaning, where ``--scores /dev/stdin`` named it ``stdin``. Now both are ``stdin``."""
+    import io
+
+    root = _wmt(tmp_path)
+    _own_scores(root, tmp_path / "mine.tsv")
+    data = (tmp_path / "mine.tsv").read_bytes()
+    for spec in ("-", "/dev/stdin"):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(data), encoding="utf-8"))
+        assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--resamples", "20",
+                     "--format", "json", "--scores", spec]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert list(result["metrics"]) == ["bleu", "stdin"], spec
+
+
+def test_sacrebleus_f_is_format(tmp_path, capsys):
+    """sacrebleu's ``-f json`` was "unrecognized arguments" in meta-eval too; it is --format now."""
+    base = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "bleu", "--resamples", "5"]
+    assert main([*base, "-f", "json"]) == 0
+    short = capsys.readouterr().out
+    assert main([*base, "--format", "json"]) == 0
+    assert short == capsys.readouterr().out and json.loads(short)["pair"] == "de-en"

@@ -937,3 +937,87 @@ def test_a_table_whose_name_holds_a_line_break_is_a_usage_error(files, capsys, c
     err = capsys.readouterr().err
     assert "argument --table: " in err  # the path shown as the error printer shows control characters
     assert f": the file's name {broken.name!r} holds {char!r}, a line break" in err
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_a_table_of_no_paraphrase_is_warned_of_naming_it(files, capsys, config):
+    """``paraeval --table EMPTY`` (a file of no row, a header alone, or no row scoring its
+    threshold) scored as without the table, silently: a user who gave a table expects it used.
+    Now a warning names each such table as given (stdin as <stdin>); the scores are those without
+    it, as before, and a table with rows gives none."""
+    (files / "empty.tsv").write_text("", encoding="utf-8")
+    (files / "header.tsv").write_text("# phrase\tparaphrase\tscore\n", encoding="utf-8")
+    (files / "scored.tsv").write_text("cat\tfeline\t0.3\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"),
+                         "--config", config, "--resources", "none", "--table", str(files / "empty.tsv"),
+                         "--table", str(files / "header.tsv"), "--table", f"{files / 'scored.tsv'}:0.5",
+                         "--table", str(files / "t.tsv"), "--format", "json")
+    assert code == 0
+    assert err.splitlines() == [
+        f"paralign: warning: --table {files / 'empty.tsv'}: the table holds no paraphrase: scored as without it",
+        f"paralign: warning: --table {files / 'header.tsv'}: the table holds no paraphrase: scored as without it",
+        f"paralign: warning: --table {files / 'scored.tsv'}:0.5: the table holds no paraphrase scoring >= 0.5: "
+        "scored as without it"]
+    alone = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--config", config,
+                "--resources", "none", "--table", str(files / "t.tsv"), "--format", "json")
+    assert alone[2] == "" and json.loads(alone[1])["f"] == json.loads(out)["f"]
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, config):
+    """A reference blank on every line gave ``R = 0.0000`` (the graded configs' score and F 0
+    too), silently; a segment whose every reference is blank too. Now the text says n/a, the
+    JSON null, under every config, and a warning names the file and the blank lines (sacrebleu
+    scores such references 0 without a word)."""
+    (files / "blank.txt").write_text("\n \n\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
+                         "--config", config, "--resources", "none")
+    assert code == 0 and "R = n/a F = n/a\t" in out and "P = 0.0000" in out
+    assert out.startswith("ParaEval n/a P" if config == "default" else "ParaEval P")
+    assert err == (f"paralign: warning: {files / 'blank.txt'}: every reference line is blank: recall, F and the "
+                   "score are n/a (no reference word to match)\n")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
+                         "--config", config, "--resources", "none", "--format", "json", "--sentence-level")
+    result = json.loads(out)
+    assert result["corpus"]["recall"] is None and result["corpus"]["f"] is None
+    assert [s["recall"] for s in result["segments"]] == [None, None, None]
+    (files / "some.txt").write_text("the cat\n\nthe cat\n", encoding="utf-8")
+    (files / "other.txt").write_text("a cat\n \nthe dog\n", encoding="utf-8")
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "some.txt"), "-r", str(files / "other.txt"),
+                         "-i", str(files / "hyp.txt"), "--config", config, "--resources", "none", "--sentence-level")
+    assert code == 0 and [line.split("\t")[1].count("n/a") for line in out.splitlines()] == [0, 2 + (config == "default"), 0]
+    assert err == (f"paralign: warning: {files / 'some.txt'} and {files / 'other.txt'}: 1 segment of 3 has no "
+                   "reference word (blank: line 2): its recall, F and score are n/a; the corpus figures count its "
+                   "hypothesis words in the precision alone\n")
+
+
+def test_sacrebleus_f_is_format_hidden_from_help(files, capsys):
+    """sacrebleu's ``-f json`` (its ``--format``) was "unrecognized arguments"; it is paralign's
+    --format now, with its choices (sacrebleu's latex is none of them: a usage error naming
+    them), and not in --help, as sacrebleu's other spellings."""
+    base = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--resources", "none"]
+    for fmt in ("json", "tsv", "text"):
+        assert run(capsys, *base, "-f", fmt)[:2] == run(capsys, *base, "--format", fmt)[:2]
+    with pytest.raises(SystemExit):
+        main([*base, "-f", "latex"])
+    assert "argument -f: invalid choice: 'latex' (choose from 'text', 'json', 'tsv')" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["paraeval", "--help"])
+    assert "-f " not in capsys.readouterr().out
+
+
+def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
+    """``--resources none,ppdb`` scored with PPDB, silently, though none says no built-in source:
+    which was meant is not known. Now a usage error naming both, from the library's
+    build_sources (so ``meta-eval`` and ``scorer(resources=...)`` refuse it too); none alone,
+    and an empty item beside it (``none,``), are as before."""
+    from paralign.errors import ConfigurationError
+    from paralign.metrics.paraeval import scorer
+
+    base = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt")]
+    code, _, err = run(capsys, *base, "--resources", "none,ppdb")
+    assert code == 2 and err == ("paralign paraeval: error: resources: 'none' (no built-in source) given with "
+                                 "'ppdb': give 'none' alone, or the sources without it\n")
+    assert run(capsys, *base, "--resources", "none,")[1] == run(capsys, *base, "--resources", "none")[1]
+    with pytest.raises(ConfigurationError, match="'none' .* given with 'wordnet'"):
+        scorer("paper", resources=["wordnet", "none"])

@@ -218,7 +218,7 @@ def test_a_table_naming_a_built_in_already_loaded_is_that_source_loaded_once(mon
     assert loaded == [] and list(engine.sources) == ["ppdb", "wordnet"] and engine.default_table == "ppdb"
     ppdb, wordnet = engine.sources.values()
     assert list(engine.scorer.sources) == [ppdb, wordnet, ppdb]
-    assert "|res:ppdb-1.0-xxxl-lexical+wordnet-3.0+ppdb-1.0-xxxl-lexical|" in engine.paraeval(
+    assert "|res:ppdb-1.0-xxxl-lexical+wordnet-3.0|" in engine.paraeval(
         "the cat sat", ["a cat sat"], "paper").signature
     assert engine.graded_scorer("default").sources == (ppdb, wordnet, ppdb)
     alone = Engine.load(ServeConfig(tables=("ppdb", "ppdb"), resources=("none",), warm=False))

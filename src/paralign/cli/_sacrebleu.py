@@ -13,7 +13,9 @@ give figures the user did not ask for):
   without ``--paired-bs`` (paraeval; meta-eval always tests), and two counts that differ
   (``--resamples 500 --paired-bs-n 2000``) are refused: one of them would be silently dropped;
 * paraeval: ``-ci`` (``--confidence``), ``-pbs`` (``--paired-bs``), ``-sl``
-  (``--sentence-level``), ``-tok`` (``--tokenize``, its choices);
+  (``--sentence-level``), ``-tok`` (``--tokenize``, its choices); both commands: ``-f``
+  (``--format``, its choices: sacrebleu's text and json are paralign's; ``-f json`` was
+  "unrecognized arguments");
 * meta-eval: ``--confidence``/``-ci`` and ``--paired-bs``/``-pbs`` ask for what it always gives
   (bootstrap intervals, paired bootstrap tests): accepted, changing nothing;
 * refused: ``--paired-ar``/``-par`` and ``--paired-ar-n``/``-parn`` (no approximate
@@ -43,8 +45,11 @@ COUNTS: dict[str, tuple[tuple[str, ...], str]] = {
     "sacrebleu_paired_bs_n": (("--paired-bs-n", "-pbsn"), "--paired-bs"),
 }
 
-#: paraeval's aliases: sacrebleu's spelling -> paralign's option of the same meaning.
-PARAEVAL_ALIASES = {"-ci": "--confidence", "-pbs": "--paired-bs", "-sl": "--sentence-level", "-tok": "--tokenize"}
+#: Each command's aliases: sacrebleu's spelling -> paralign's option of the same meaning (``-f``:
+#: sacrebleu's ``--format``, whose text and json are paralign's; its latex is no choice here).
+ALIASES = {"paraeval": {"-ci": "--confidence", "-pbs": "--paired-bs", "-sl": "--sentence-level", "-tok": "--tokenize",
+                        "-f": "--format"},
+           "meta-eval": {"-f": "--format"}}
 
 #: sacrebleu's options refused, by command: dest -> (spellings, takes a value, why: what to use).
 _NO_AR = "paralign has no approximate randomization test: its paired test is the bootstrap"
@@ -78,8 +83,7 @@ def add_spellings(parser: argparse.ArgumentParser, command: str) -> None:
     if command == "meta-eval":
         parser.add_argument("--confidence", "-ci", "--paired-bs", "-pbs", dest="sacrebleu_always",
                             action="store_true", default=HIDDEN, help=HIDDEN)
-        return
-    for flag, option in PARAEVAL_ALIASES.items():
+    for flag, option in ALIASES[command].items():
         action = parser._option_string_actions[option]
         kwargs: dict[str, Any] = ({"action": "store_true"} if isinstance(action, argparse._StoreTrueAction)
                                      else {"type": action.type, "choices": action.choices, "metavar": action.metavar})

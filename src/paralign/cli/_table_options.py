@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 
 from ..errors import ConfigurationError
-from ..paraphrases import source_spec_parts
-from ._common import is_stdin, positive_int, read_once
+from ..paraphrases import ParaphraseTable, source_spec_parts
+from ._common import input_name, is_stdin, positive_int, read_once, warn
 from ._metavars import LIST, TABLE, N
 
 
@@ -28,7 +28,7 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")
     parser.add_argument("--resources", default=None, metavar=LIST,
-                        help="built-in sources: ppdb, wordnet or none (default: the config's, "
+                        help="built-in sources: ppdb, wordnet or none (alone) (default: the config's, "
                              "ppdb,wordnet)")
     parser.add_argument("--max-length", type=positive_int, default=None, metavar=N,
                         help="longest paraphrase in words (default: the config's, 4)")
@@ -91,3 +91,21 @@ def table_path(spec: str) -> tuple[str, str, str]:
     """(path, ':', threshold) of a table spec whose path is stdin ('-:0.5'), else (spec, '', '')."""
     path, sep, threshold = spec.rpartition(":")
     return (path, sep, threshold) if sep and is_stdin(path) else (spec, "", "")
+
+
+def warn_empty_tables(specs: Sequence[str], sources: Sequence[object]) -> None:
+    """A warning naming each --table (`specs`, as typed) that holds no paraphrase: a file of no
+    row (empty, or a header alone), or none scoring at least its threshold. It is scored as if
+    not given, which a user who gave a table does not expect; the numbers are still right (the
+    signature names it, with the hash of no rows), so a warning, as ``parametric table`` gives
+    for such a table, not an error. `sources`: a scorer's, the tables last, in the specs' order
+    (:func:`paralign.metrics.paraeval.build_sources`: the resources, then the tables).
+
+    Why: ``paraeval --table EMPTY`` and ``meta-eval --table EMPTY`` scored as without a table,
+    silently (a failed pivot run's output, the wrong file)."""
+    for spec, source in zip(specs, list(sources)[len(sources) - len(specs):], strict=True):
+        if isinstance(source, ParaphraseTable) and not len(source):
+            path, sep, threshold = table_path(spec)
+            kept = "" if source.threshold is None else f" scoring >= {source.threshold:g}"
+            warn(f"--table {input_name(path)}{sep}{threshold}: the table holds no paraphrase{kept}: "
+                 "scored as without it")

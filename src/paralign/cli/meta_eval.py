@@ -31,6 +31,7 @@ from ._common import (
     add_report,
     check_stdin_once,
     input_name,
+    is_stdin,
     non_negative_int,
     open_in,
     positive_int,
@@ -49,6 +50,7 @@ from ._table_options import (
     check_table_names,
     table_path,
     table_specs,
+    warn_empty_tables,
 )
 from ._warnings import warn_item
 
@@ -89,7 +91,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                              "(negated: higher is better), mup, gm, gm_bp (default: %(default)s)")
     parser.add_argument("--scores", action="append", default=[], metavar=NAMED_FILE,
                         help="your own metric's scores, meta-evaluated beside --metrics, named NAME "
-                             "(default: the file's name without its extension, also for a FILE "
+                             "(default: the file's name without its extension, stdin's stdin, also for a FILE "
                              "whose path holds =; none of | : + # =, the signature's separators, nor | "
                              "in the file's name): "
                              "segment scores, "
@@ -216,7 +218,7 @@ def metric_names(text: str) -> list[str]:
 def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     """The --scores list as (name, file): ``NAME=FILE`` or ``FILE`` (named by its stem; so is a
     spec that names an existing file whole: ``runs/lr=3/x.tsv`` is that file, not ``3/x.tsv``
-    named ``runs/lr``); ConfigurationError (a usage error, before the data loads) for a name that is a built-in
+    named ``runs/lr``; stdin, ``-`` or /dev/stdin, is named ``stdin``); ConfigurationError (a usage error, before the data loads) for a name that is a built-in
     metric's or given twice (its rows would be taken for that metric's), or that holds a
     separator of the meta-evaluation's signature (``|:+#=``: it would read otherwise), and for a
     file whose name holds ``|``, which its metric's signature could not name
@@ -228,8 +230,8 @@ def scores_files(specs: list[str]) -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for spec in specs:
         name, sep, path = spec.partition("=")
-        if not sep or not name.strip() or Path(spec).is_file():
-            path, name = spec, Path(spec).stem
+        if not sep or not name.strip() or Path(spec).is_file():  # '-' was a metric named '-'
+            path, name = spec, "stdin" if is_stdin(spec) else Path(spec).stem
         name = name.strip()
         file_name_part(path, SCORES_PART, option="--scores")  # first: NAME=FILE would not help
         fault = name_fault(name)
@@ -307,6 +309,7 @@ def run(args: argparse.Namespace) -> int:
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
                 progress=table_progress(), encoder=args.encoder, device=args.device,
                 resources=None if args.resources is None else args.resources.split(","), **options)
+        warn_empty_tables(args.table, scorer.sources or ())
     result = meta_evaluate_levels(data, refs,
                                   [*resolve_metrics(names, scorer), *own], level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)

@@ -50,6 +50,7 @@ from ._table_options import (
     check_table_names,
     table_path,
     table_specs,
+    warn_empty_tables,
 )
 from ._warnings import warn_item
 
@@ -70,7 +71,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "reference of several; --config contextual adds contextual word vectors (the "
                     "neural extra); --config paper: the paper's two tiers (paraphrases, then "
                     "unigrams). Many -i: the sources load and the references are indexed once. "
-                    "The precision of an empty hypothesis is 0.")
+                    "The precision of an empty hypothesis is 0; the recall, F and score of a blank "
+                    "reference n/a (a warning names its lines).")
     parser.add_argument("-r", "--reference", action="append", required=True, metavar=FILE,
                         help="reference file, one segment a line (repeat for more references)")
     parser.add_argument("-i", "--input", action="extend", nargs="+", default=None, metavar=FILE,
@@ -234,12 +236,14 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
     _check_references(args.reference, refs)
+    _warn_blank_references(args.reference, refs)
     systems, bad = _read_systems(args, paths, refs)
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
                              max_length=args.max_length, progress=table_progress(),
                              resources=None if args.resources is None else args.resources.split(","),
                              encoder=args.encoder, device=args.device, **_paper_options(args))
+        warn_empty_tables(args.table, scorer.sources or ())
     bootstrap = args.confidence or args.paired_bs
     update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
     try:
@@ -274,6 +278,30 @@ def _check_references(paths: list[str], refs: list[list[str]]) -> None:
     refuse_repeated_stream(refs, [input_name(path) for path in paths],
                            lambda first, again: f"argument -r/--reference: {again} has the same lines as {first}: "
                            f"give each reference once (scored against both as against one, signed nrefs:{len(refs)})")
+
+
+def _warn_blank_references(paths: list[str], refs: list[list[str]]) -> None:
+    """A warning naming the segments whose every reference is blank (white space alone): their
+    recall, F and score are n/a (no reference word to match: JSON null, text ``n/a``), and the
+    corpus's too when every line is. The scores say so themselves; the warning says why, once,
+    where a segment's n/a among many would be missed (sacrebleu scores such a reference 0
+    without a word, which reads as a translation that matched nothing).
+
+    Why: a reference file blank on every line (a wrong file, a failed extraction) scored
+    ``R = 0.0000`` under the graded configs, silently."""
+    blank = [i for i in range(len(refs[0])) if not any(stream[i].strip() for stream in refs)]
+    if not blank:
+        return
+    names = " and ".join(input_name(path) for path in paths)
+    if len(blank) == len(refs[0]):
+        warn(f"{names}: every reference line is blank: recall, F and the score are n/a (no reference word to match)")
+        return
+    lines = ", ".join(str(i + 1) for i in blank[:10]) + (", ..." if len(blank) > 10 else "")
+    one = len(blank) == 1
+    their = "its" if one else "their"
+    warn(f"{names}: {counted(len(blank), 'segment')} of {len(refs[0])} {'has' if one else 'have'} no reference "
+         f"word (blank: line{'' if one else 's'} {lines}): {their} recall, F and score are n/a; the corpus "
+         f"figures count {their} hypothesis words in the precision alone")
 
 
 def _read_system(path: str) -> list[str]:

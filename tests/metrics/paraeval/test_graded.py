@@ -177,8 +177,11 @@ def test_scores_are_proportions_and_corpus_sums_rows(h1, h2, ref):
     scorer = GradedParaEval(LEXICAL, [])
     rows = scorer.segment_stats([h1, h2], [[ref, ref]])
     for level in ("segment", "system"):
-        for part in score_parts(rows, DEFAULT, level).values():
-            assert np.all((part >= 0) & (part <= 1 + 1e-9))
+        for name, part in score_parts(rows, DEFAULT, level).items():
+            # undefined (NaN) exactly where the reference has no word, and only what needs it
+            undefined = name in ("r", "f", "fmean", "score") and not ref.split()
+            assert np.all(np.isnan(part) == undefined)
+            assert np.all(np.isnan(part) | ((part >= 0) & (part <= 1 + 1e-9)))
     assert np.all(rows >= 0)
 
 

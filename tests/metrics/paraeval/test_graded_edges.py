@@ -212,3 +212,26 @@ def test_a_paraphrase_pair_counts_its_probability_down_to_zero(score, grade):
     table = ParaphraseTable.from_pairs([("big", "large", score)], "t")
     found = GradedParaEval(Config("x", resources=()), [table]).explain("a big house", ["a large house"])
     assert [(m.tier, m.grade) for m in found.matches if m.tier == "paraphrase"] == [("paraphrase", grade)]
+
+
+def test_a_blank_reference_has_no_recall_f_or_score_and_loses_to_a_reference_with_words():
+    """A reference of no word gave recall, F and the score 0 (``R 0.0000``), a hypothesis scored
+    against nothing read as one that matched nothing; the paper config says n/a there. Now they
+    are None (NaN in the scorer's arrays), the precision 0 as before, for a segment and for a
+    corpus whose every reference is blank; a corpus of some blank segments is defined. And of two
+    references, a blank one tied on 0 with one of words was taken as the shorter, so the
+    segment escaped that reference's recall: the one with words is taken now, in either order."""
+    from paralign.metrics.paraeval import paraeval
+
+    blank = paraeval(["a cat sat", "the dog"], [["", " "]], resources=["none"], sentence_level=True)
+    assert (blank["score"], blank["precision"], blank["recall"], blank["f"]) == (None, 0.0, None, None)
+    assert all((s["score"], s["recall"], s["f"]) == (None, None, None) for s in blank["segments"])
+    some = paraeval(["a cat sat", "the dog"], [["a cat sat", ""]], resources=["none"], sentence_level=True)
+    assert some["recall"] == 1.0 and some["precision"] == pytest.approx(0.6)  # "the dog" counts in P alone
+    assert some["segments"][1]["recall"] is None and some["segments"][0]["score"] is not None
+    streams = [["a cat sat", ""], ["the cat sat", "a dog barked"]]
+    for refs in (streams, streams[::-1]):
+        tied = paraeval(["a cat sat", "zzz"], refs, resources=["none"], sentence_level=True)
+        second = tied["segments"][1]
+        assert second["recall"] == 0.0 and second["counts"]["ref_content"] + second["counts"]["ref_function"] == 3
+        assert tied["recall"] == pytest.approx(0.5)  # was 1.0: segment 2 scored against the blank reference

@@ -165,3 +165,48 @@ def test_a_source_of_the_callers_own_whose_name_holds_a_plus_is_refused(tmp_path
     plus = tmp_path / "en+de.tsv"
     plus.write_text("big\tlarge\t0.9\n", encoding="utf-8")
     assert source_signature(load_table(plus)).startswith("en+de.tsv#")
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_a_source_given_twice_is_named_once(tmp_path, config: str) -> None:
+    """``paralign paraeval --table ppdb`` signed ``res:ppdb-1.0-xxxl-lexical+wordnet-3.0+ppdb-1.0-xxxl-lexical``,
+    PPDB counted twice for the numbers of PPDB once. Now a built-in, or one table file, given
+    again is named once, in its first place; the numbers are those of it once; and the signature
+    still changes with the sources (another table, one of another threshold, a caller's own
+    sources of one name, each named)."""
+    from paralign.metrics.paraeval import paraeval, scorer
+
+    table = tmp_path / "t.tsv"
+    table.write_text("big\tlarge\t0.9\nsmall\ttiny\t0.4\n", encoding="utf-8")
+    hyps, refs = ["a big cat sat", "a small dog"], [["a large cat sat", "the tiny dog"]]
+
+    def res(**options: object) -> str:
+        return signature_parts(scorer(config, **options).signature(1))["res"]
+
+    assert res(tables=["ppdb"]) == res() == "ppdb-1.0-xxxl-lexical+wordnet-3.0"
+    assert res(resources=["wordnet"], tables=["wordnet", "ppdb"]) == "wordnet-3.0+ppdb-1.0-xxxl-lexical"
+    once = res(resources=["none"], tables=[str(table)])
+    assert res(resources=["none"], tables=[str(table), str(table)]) == once
+    assert res(resources=["none"], tables=[str(table), f"{table}:0.5"]).count("+") == 1
+    assert res(sources=[_Named("mine"), _Named("mine")]) == "mine+mine"
+    twice = paraeval(hyps, refs, config, resources=["none"], tables=[str(table), str(table)])
+    assert twice == paraeval(hyps, refs, config, resources=["none"], tables=[str(table)])
+
+
+def test_wordnet_is_known_by_its_type_not_by_a_built_in_attribute() -> None:
+    """ParaEval knows WordNet by ``isinstance(source, WordNetSynonyms)`` (the signature, the
+    paper scorer's lookups, the graded synonym tier), not by ``built_in == "wordnet"``, which
+    ``serve`` reads among the sources it loaded itself: a caller's own source may carry such an
+    attribute, and read by it, it was signed ``wordnet-3.0`` and its own paraphrases unused."""
+    from paralign.metrics.paraeval import paraeval, scorer
+
+    class Claims(_Named):
+        built_in = "wordnet"
+
+        def paraphrases(self, phrase: str) -> dict[str, float | None]:
+            return {"blick": None} if phrase == "zorp" else {}  # no WordNet pair
+
+    own = Claims("mine")
+    assert signature_parts(scorer("default", sources=[own]).signature(1))["res"] == "mine"
+    found = paraeval(["a zorp cat"], [["a blick cat"]], "paper", sources=[own])
+    assert found["counts"]["hyp_paraphrase"] == 1  # its own pair, which WordNet does not have

@@ -18,8 +18,9 @@ lengths; ``Fmean = P R / (alpha P + (1 - alpha) R)``; the penalty is ``gamma (ch
 matched words) ** beta``, and 0 when every word of both sides is matched in one chunk (as in
 METEOR's scorer: a hypothesis equal to its reference has no penalty); the score is
 ``Fmean (1 - penalty)``. With several references a segment takes the reference that scores
-best (of a tie, the shortest: :func:`.graded_stats.best_of`). The precision of an empty
-hypothesis is 0.
+best (of a tie, the shortest; a blank one last: :func:`.graded_stats.best_of`). The precision of an empty
+hypothesis is 0; the recall, F and score of a blank reference are n/a (NaN; None in ``paraeval``'s
+dict), as the paper scorer's recall and F are.
 
 Every segment's statistics are a row of :data:`COLUMNS` holding *unweighted* graded sums per tier
 (content and function words, hypothesis and reference side), so a corpus score is the score of
@@ -60,7 +61,7 @@ from .paper import (
     build_sources,
     prepared_for,
 )
-from .signature import encoder_part, length_used, source_signature, stopwords_part
+from .signature import encoder_part, length_used, sources_part, stopwords_part
 from .vectors import vector_key
 
 if TYPE_CHECKING:
@@ -227,7 +228,7 @@ class GradedParaEval:
         source's name (a table's basename, threshold and content hash), versions, the encoder
         (:func:`.signature.encoder_part`: its layer and stride where not its defaults), and with
         $PARALIGN_VECTOR_CACHE the float16 contextual vectors it computes with (``vecs:f16``)."""
-        res = "+".join(source_signature(s) for s in self.sources) or "none"
+        res = sources_part(self.sources)
         looked_up = [s for lookup in (self._syn, self._para) if lookup is not None for s in lookup.sources or ()]
         maxlen = length_used(self.config.max_length, looked_up)  # past their longest phrase: that length
         out = (f"nrefs:{nrefs}|{self.config.settings()}|res:{res}|maxlen:{maxlen}|"

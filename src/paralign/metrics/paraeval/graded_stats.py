@@ -30,7 +30,13 @@ def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dic
     The fragmentation is chunks / matched hypothesis words, except where every word of both
     sides is matched in one chunk: there it is 0, so a hypothesis equal to its reference has no
     penalty (METEOR's scorer has the same case; without it ``gamma m ** -beta`` stays, 0.42 for
-    six words under the default config's segment parameters)."""
+    six words under the default config's segment parameters).
+
+    Without a reference word (a blank reference: every reference of the segment blank, or of
+    every segment for corpus sums) recall is undefined, and so are F, Fmean and the score: NaN,
+    as the paper scorer's recall and F are n/a there (None in JSON, ``n/a`` in text). They were
+    0, a score of a hypothesis against nothing, which read as a translation that matched
+    nothing. The precision of an empty hypothesis stays 0 (every config's rule)."""
     sums = np.asarray(sums, dtype=np.float64)
     alpha, beta, gamma, d = config.level(level)
 
@@ -46,10 +52,10 @@ def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dic
         mh, lh = side(0)
         mr, lr = side(2)
         p = np.where(lh > 0, mh / np.where(lh > 0, lh, 1), 0.0)
-        r = np.where(lr > 0, mr / np.where(lr > 0, lr, 1), 0.0)
-        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0)
+        r = np.where(lr > 0, mr / np.where(lr > 0, lr, 1), np.nan)
+        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), np.where(lr > 0, 0.0, np.nan))
         denom = alpha * p + (1 - alpha) * r
-        fmean = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), 0.0)
+        fmean = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), np.where(lr > 0, 0.0, np.nan))
         matches = sums[..., _MATCHES]
         chunks = sums[..., _CHUNKS]
         whole = ((chunks == 1) & (matches == sums[..., 0] + sums[..., 1])
@@ -70,7 +76,12 @@ def best_of(rows: np.ndarray, scores: np.ndarray) -> np.ndarray:
 
     Why: the first of the tied references was taken, so ``-r A -r B`` and ``-r B -r A`` gave
     other corpus scores (an empty hypothesis's row held the first reference's length; two rows
-    of one score but other tiers summed otherwise)."""
+    of one score but other tiers summed otherwise).
+
+    An undefined score (NaN: a blank reference, :func:`score_parts`) is below every number, so
+    a reference with words is taken over a blank one (a blank reference tied on 0 with another
+    was taken as the shorter, and the segment escaped the other's recall)."""
+    scores = np.where(np.isnan(scores), -np.inf, scores)
     best = scores.argmax(axis=0)
     top = scores.max(axis=0)
     for i in np.flatnonzero((scores == top).sum(axis=0) > 1):

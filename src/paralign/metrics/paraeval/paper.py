@@ -61,7 +61,7 @@ from .paper_values import (
     SegmentStats,
     sum_stats,
 )
-from .signature import DEFAULT_MAX_LENGTH, length_used, source_signature, stopwords_part
+from .signature import DEFAULT_MAX_LENGTH, length_used, sources_part, stopwords_part
 
 if TYPE_CHECKING:
     import numpy as np
@@ -171,7 +171,7 @@ class ParaEval:
     def signature(self, nrefs: int) -> str:
         """sacrebleu-style settings string printed beside every score; ``maxlen`` the bound used
         (:func:`.signature.length_used`: past the sources' longest phrase, that length)."""
-        res = "+".join(source_signature(s) for s in self._sources) or "none"
+        res = sources_part(self._sources)
         maxlen = length_used(self.max_length, self._sources, max(DEFAULT_MAX_LENGTH, self.min_paraphrase_length))
         return (f"nrefs:{nrefs}|config:paper|res:{res}|maxlen:{maxlen}|"
                 f"minpara:{self.min_paraphrase_length}|case:{'lc' if self.lowercase else 'mixed'}|"
@@ -481,10 +481,16 @@ def build_sources(
     progress: Progress | None = None,
 ) -> list[ParaphraseSource]:
     """Sources from names (`ppdb`, `wordnet`, `none`) and table files' paths (Parquet or TSV, `path[:threshold]`);
-    `progress` wraps each table file's rows as they are read (:func:`load_source`)."""
+    `progress` wraps each table file's rows as they are read (:func:`load_source`). `none` is no
+    built-in source, alone: beside a source's name (``--resources none,ppdb``) a ConfigurationError,
+    which of the two was meant unknown (it was ppdb, silently)."""
+    names = [name.strip() for name in resources]
+    others = [name for name in names if name and name != "none"]
+    if "none" in names and others:
+        raise ConfigurationError(f"resources: 'none' (no built-in source) given with {others[0]!r}: give 'none' "
+                                 "alone, or the sources without it")
     out: list[ParaphraseSource] = []
-    for name in resources:
-        name = name.strip()
+    for name in names:
         if not name or name == "none":
             continue
         if name not in ("ppdb", "wordnet"):

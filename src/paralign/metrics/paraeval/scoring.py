@@ -57,10 +57,10 @@ class ScorerOptions(PaperOptions, total=False):
 class GradedFigures(TypedDict):
     """A graded statistics row's scores (:func:`graded_dict`), as the JSON output shows them."""
 
-    score: float
+    score: float | None
     precision: float
-    recall: float
-    f: float
+    recall: float | None
+    f: float | None
     signature: str
     counts: dict[str, int | float]
 
@@ -327,12 +327,13 @@ def _paper_dict(score: ParaEvalScore) -> dict[str, object]:
 
 def graded_dict(row: np.ndarray, config: Config, level: str, signature: str) -> GradedFigures:
     """A graded statistics row's scores as ``paralign paraeval --format json`` prints them:
-    ``score``, ``precision``, ``recall``, ``f``, ``signature`` and ``counts`` (the row by column)."""
+    ``score``, ``precision``, ``recall``, ``f``, ``signature`` and ``counts`` (the row by column);
+    recall, F and the score None where undefined (no reference word: :func:`.graded_stats.score_parts`)."""
     parts = score_parts(row, config, level)
     counts = {name: (int(v) if float(v).is_integer() else round(float(v), 6))
               for name, v in zip(COLUMNS, row, strict=True)}
-    return {"score": float(parts["score"]), "precision": float(parts["p"]),
-            "recall": float(parts["r"]), "f": float(parts["f"]), "signature": signature,
+    return {"score": _number(float(parts["score"])), "precision": float(parts["p"]),
+            "recall": _number(float(parts["r"])), "f": _number(float(parts["f"])), "signature": signature,
             "counts": counts}
 
 

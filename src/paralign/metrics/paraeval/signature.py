@@ -96,6 +96,26 @@ def source_signature(source: Any, shown: str | None = None) -> str:
     return f"{table_name_part(source, shown)}{cut}#{table_hash(source)}"
 
 
+def sources_part(sources: Iterable[Any]) -> str:
+    """The ``res`` part of a scorer's signature: each source's :func:`source_signature`, joined
+    by ``+`` in the sources' order, ``none`` without one. A built-in or a table signed as one
+    before it (PPDB given as ``--resources ppdb`` and again as ``--table ppdb``, WordNet twice,
+    one table file twice: the same version, or the same name, threshold and content hash) is
+    named once, in its first place: a source matched twice matches nothing more (the scorers
+    take the union of the sources' paraphrases and the highest grade of a pair), so the numbers
+    are those of it once, and the signature says so. A source of the caller's own (neither) is
+    named each time: two of one name may hold other pairs.
+
+    Why: ``paralign paraeval --table ppdb`` signed ``res:ppdb-1.0-xxxl-lexical+wordnet-3.0+
+    ppdb-1.0-xxxl-lexical``, PPDB counted twice for the numbers of ``res:ppdb-...+wordnet-3.0``."""
+    parts: list[str] = []
+    for source in sources:
+        part = source_signature(source)
+        if part not in parts or not isinstance(source, WordNetSynonyms | ParaphraseTable):
+            parts.append(part)
+    return "+".join(parts) or "none"
+
+
 @functools.cache
 def _wordnet_longest() -> int:
     """The words of WordNet's longest lemma name (9 in WordNet 3.0)."""
