@@ -240,3 +240,31 @@ def test_an_empty_sentence_is_reported_with_its_side(tmp_path, capsys):
     assert [(row["line"], row["reason"]) for row in result["skipped_rows"]] == [
         (6, "empty first sentence"), (4, "empty second sentence")]
     assert f"{train}:6: skipped: empty first sentence" in err and f"{test}:4: skipped: empty second sentence" in err
+
+
+@pytest.mark.parametrize(("name", "text", "told"), [
+    ("sts.tsv", "3.8\tA cat sat.\tA cat sat down.\n0.5\tDogs bark.\tBirds fly.\n1\tHe left.\tShe stayed.\n",
+     "an STS file (SemEval STS: score TAB sentence1 TAB sentence2), not MSRP"),
+    ("sts-dev.csv", "main-captions\tMSRvid\t2012test\t0000\t5.000\tA man plays.\tA man is playing.\n"
+     "main-news\theadlines\t2013\t0001\t0.400\tStocks fell.\tA cat sleeps.\n",
+     "an STS file (the STS Benchmark: genre, source, year, id, score, sentence1, sentence2), not MSRP"),
+    ("stsb.csv", "sentence1,sentence2,score\nA cat sat.,A cat sat down.,3.8\nDogs bark.,Birds fly.,0.5\n",
+     "a table of STS gold scores (its header names a 'score' column, no 'label')"),
+])
+def test_evaluate_paraphrase_tells_an_sts_file_and_names_evaluate_sts(tmp_path, capsys, name, text, told):
+    """An STS file given to evaluate-paraphrase had every row skipped as MSRP's ('3 fields, expected
+    5 ...', the Benchmark's "label 'main-captions' is not 0 or 1", a table's "no 'label' column")
+    and failed with "no usable training pairs", without saying it is STS data nor which command
+    reads it, as evaluate-sts says of an MSRP file (evaluate it with evaluate-paraphrase). Told
+    as similarity --pairs tells a file, it is refused naming the file and evaluate-sts, before
+    anything is aligned."""
+    sts = tmp_path / name
+    sts.write_text(text, encoding="utf-8")
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text("1\t1\t2\ta cat sat\ta cat sat\n0\t3\t4\tp q\tr s\n", encoding="utf-8")
+    for train, test in ((sts, msrp), (msrp, sts)):
+        assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--classifier", "signal",
+                     "--aligner", "exact"]) == 1
+        err = capsys.readouterr().err
+        assert f"{sts}" in err and told in err and "evaluate it with evaluate-sts" in err, err
+        assert "no usable" not in err
