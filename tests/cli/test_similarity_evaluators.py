@@ -268,3 +268,30 @@ def test_evaluate_paraphrase_tells_an_sts_file_and_names_evaluate_sts(tmp_path, 
         err = capsys.readouterr().err
         assert f"{sts}" in err and told in err and "evaluate it with evaluate-sts" in err, err
         assert "no usable" not in err
+
+
+def test_similarity_names_a_rows_sides_as_the_evaluators_do(tmp_path, capsys):
+    """similarity said 'empty target sentence' of the STS row evaluate-sts calls 'empty second
+    sentence' (and an MSRP row's, which evaluate-paraphrase calls so too), 'source' and 'target'
+    in every message on a pair's sides. The three commands name them first and second (a
+    line of pairs' field counts too); JSON keys are unchanged."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4\ta cat sat\tthe cat sat\n3\t \ta dog\n2\ta dog\t \n5\tx y\tx y\n0\tp q\tr s\n", encoding="utf-8")
+    result, err = run_json(capsys, ["evaluate-sts", "--data", str(sts), "--aligner", "exact"])
+    evaluated = {row["line"]: row["reason"] for row in result["sets"][0]["skipped_rows"]}
+    assert evaluated == {2: "empty first sentence", 3: "empty second sentence"}
+    assert main(["similarity", "--pairs", str(sts), "--aligner", "exact", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    scored = json.loads(out)
+    assert {row["line"]: row["reason"] for row in scored["skipped_rows"]} == evaluated
+    assert [f["error"] for f in scored["failures"]] == ["empty first sentence", "empty second sentence"]
+    assert f"{sts}:3: empty second sentence" in err and "source" not in err and "target" not in err
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text("1\t1\t2\ta b\t \n0\t3\t4\tc d\te f\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(msrp), "--aligner", "exact"]) == 0
+    assert f"{msrp}:1: empty second sentence" in capsys.readouterr().err
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a b\tc d\none field\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact"]) == 0
+    assert (f"{pairs}:2: 1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, "
+            "second)") in capsys.readouterr().err

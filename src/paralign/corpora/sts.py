@@ -56,10 +56,17 @@ def empty_sides(sides: Iterable[tuple[str, object]]) -> str | None:
     as pairs. ``empty NAME sentence`` (``empty NAME and NAME sentence``) for the (name, sentence) `sides`
     that have no word (white space only; a token list or Sentence with no token but blank ones:
     :func:`~paralign.alignment.is_blank`), else None: the one wording of an empty side, which
-    a line of pairs names ``source`` and ``target`` (``corpora.sentence_pairs``) and an STS or
-    MSRP row ``first`` and ``second``."""
+    ``align`` names ``source`` and ``target`` (``corpora.sentence_pairs.ALIGN_SIDES``) and the
+    similarity commands ``first`` and ``second`` (:data:`SIMILARITY_SIDES`), an STS or MSRP row's
+    and every pair ``similarity`` reads."""
     empty = [name for name, sentence in sides if is_blank(sentence)]
     return f"empty {' and '.join(empty)} sentence" if empty else None
+
+
+#: The names of a pair's sides in the messages of the similarity commands (``empty second
+#: sentence``, ``expected 2 TAB-separated sentences (first, second)``): an STS or MSRP row's, and
+#: ``similarity``'s of every input it reads (:func:`.sentence_pairs.read_pair_rows`).
+SIMILARITY_SIDES: tuple[str, str] = ("first", "second")
 
 
 def empty_sentence(first: object, second: object) -> str | None:
@@ -68,7 +75,7 @@ def empty_sentence(first: object, second: object) -> str | None:
     where it said ``empty sentence`` of either), else None. The one test of the rows
     :func:`load_sts` and ``load_msrp`` read and of the pairs ``evaluate_sts`` and
     ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
-    return empty_sides((("first", first), ("second", second)))
+    return empty_sides(zip(SIMILARITY_SIDES, (first, second), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
