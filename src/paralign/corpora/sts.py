@@ -230,9 +230,11 @@ def detect_format(path: str | Path) -> str:
     """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file, or ``table`` for a
     table with a header (:func:`table_header`); FormatError for an
     MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
-    its 0/1 labels were read as gold scores and its two ids as the sentences."""
+    its 0/1 labels were read as gold scores and its two ids as the sentences; so is a table of
+    paraphrase labels (:func:`_check_not_labels`)."""
     with open_text(path) as handle:
         if table_header(next(iter(handle), "")) is not None:
+            _check_not_labels(path)
             return "table"
     rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
     sample = list(itertools.islice(rows, MSRP_SAMPLE))
@@ -252,6 +254,22 @@ def detect_format(path: str | Path) -> str:
                           "whose first line names its columns, sentence1, sentence2 and score among them)",
                           source=str(path))
     return found
+
+
+def _check_not_labels(path: str | Path) -> None:
+    """FormatError naming `path`, a table whose gold column is ``label`` (no ``score``), when every
+    one of its first :data:`MSRP_SAMPLE` records' labels is written 0 or 1, both found: MRPC's
+    or PAWS's paraphrase labels, as Hugging Face writes them (GLUE's STS-B writes its gold
+    scores under ``label`` too, as 3.8, 5.0). evaluate-sts correlated them as gold scores."""
+    with open_text(path) as handle:
+        lines = list(itertools.islice(handle, MSRP_SAMPLE + 1))
+    header = table_header(lines[0]) if lines else None
+    if header is None or "score" in header or "label" not in header:
+        return
+    labels = {record["label"].strip() for _, record in table_records(lines) if not isinstance(record, str)}
+    if labels == {"0", "1"}:
+        raise FormatError("a table of paraphrase labels (its 'label' column holds 0 and 1 alone), not STS gold "
+                          "scores; evaluate it with evaluate-paraphrase", source=str(path), line=1)
 
 
 def format_of_rows(rows: Iterable[list[str]], votes_needed: int = 20) -> str | None:
