@@ -295,3 +295,23 @@ def test_similarity_names_a_rows_sides_as_the_evaluators_do(tmp_path, capsys):
     assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact"]) == 0
     assert (f"{pairs}:2: 1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, "
             "second)") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("rows", "command"), [
+    ("4\ta cat sat\tthe cat sat\n\n \t \n0\tp q\tr s\n1\tx y\tx z\n", ["evaluate-sts", "--data"]),
+    ("1\t1\t2\ta cat sat\tthe cat sat\n\n \t \n0\t3\t4\tp q\tr s\n1\t5\t6\tx y\tx y\n", ["evaluate-paraphrase",
+                                                                                 "--classifier", "signal", "--test"]),
+])
+def test_similarity_says_empty_line_of_a_gold_files_blank_line(tmp_path, capsys, rows, command):
+    """similarity said '1 field, expected 3 (STS: score, sentence1, sentence2)' (MSRP's: 'expected
+    5') of a blank line of an STS or MSRP file, which evaluate-sts and evaluate-paraphrase call an
+    'empty line', as similarity calls one in a file of pairs."""
+    path = tmp_path / "gold.tsv"
+    path.write_text(rows, encoding="utf-8")
+    extra = ["--train", str(path)] if command[0] == "evaluate-paraphrase" else []
+    assert main([*command, str(path), *extra, "--aligner", "exact"]) == 0
+    evaluated = [line for line in capsys.readouterr().err.splitlines() if "skipped" in line]
+    assert f"{path}:2: skipped: empty line" in evaluated[0] and f"{path}:3: skipped: empty line" in evaluated[1]
+    assert main(["similarity", "--pairs", str(path), "--aligner", "exact"]) == 0
+    err = capsys.readouterr().err
+    assert f"{path}:2: empty line\n" in err and f"{path}:3: empty line\n" in err and "expected" not in err

@@ -442,6 +442,9 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str], names: tupl
         fields = line.split("\t")
         if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
+        if not line.strip():  # as evaluate-sts and evaluate-paraphrase say it (it was '1 field, expected 3 ...')
+            yield number, "empty line", None
+            continue
         if layout == "pairs" and ids and len(fields) == 2:
             yield number, numbered_two_fields(names), None
             continue
