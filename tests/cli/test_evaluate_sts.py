@@ -410,3 +410,22 @@ def test_help_says_what_the_command_does_and_that_idf_from_repeats(capsys) -> No
     text = " ".join(capsys.readouterr().out.split())
     assert "correlate the scores with the file's gold scores: Pearson and Spearman, printed in percent" in text
     assert "(for --signal idf*; repeatable)" in text and "file(s)" not in text
+
+
+def test_a_table_of_paraphrase_labels_is_refused_as_sts_data(tmp_path: Path, capsys) -> None:
+    """A CSV of MRPC or PAWS as Hugging Face writes it (sentence1, sentence2, label 0/1) was read
+    as an STS table, its 0/1 labels the gold scores, and correlated without a word (exit 0). It
+    is a data error naming the file and evaluate-paraphrase, as an MSRP file is; GLUE's STS-B,
+    whose gold scores are under 'label' too (5.0, 3.8), is read as before."""
+    mrpc = tmp_path / "mrpc.csv"
+    mrpc.write_text("sentence1,sentence2,label\nA cat sat.,A cat sat down.,1\nDogs bark.,Birds fly.,0\n"
+                    "He left.,He went away.,1\n", encoding="utf-8")
+    assert main(["evaluate-sts", "--data", str(mrpc), "--aligner", "exact"]) == 1
+    err = capsys.readouterr().err
+    assert f"{mrpc}:1: a table of paraphrase labels (its 'label' column holds 0 and 1 alone), not STS" in err
+    assert "evaluate it with evaluate-paraphrase" in err
+    glue = tmp_path / "stsb.tsv"
+    glue.write_text("sentence1\tsentence2\tlabel\nA cat sat.\tA cat sat down.\t4.0\nDogs bark.\tBirds fly.\t0.0\n"
+                    "He left.\tHe went away.\t1\n", encoding="utf-8")
+    assert main(["evaluate-sts", "--data", str(glue), "--aligner", "exact", "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["pairs"] == 3

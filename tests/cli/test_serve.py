@@ -157,9 +157,9 @@ def test_a_pasted_batch_is_scored_with_its_bad_line_reported(page, server, tmp_p
     page.wait_for_selector("#answer, #error")
     rows = _batch_rows(page)
     assert [line for line, _, _ in rows] == ["1", "2", "3", "4"]
-    assert rows[1] == ("2", "", "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)")
+    assert rows[1] == ("2", "", "1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, second)")
     assert rows[2][1] == XSS and float(rows[0][2]) > 0.5 and float(rows[3][2]) > 0.5
-    assert page.locator("#bad-lines li").all_inner_texts() == ["line 2: 1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"]
+    assert page.locator("#bad-lines li").all_inner_texts() == ["line 2: 1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, second)"]
     assert page.locator("script:not([src])").count() == 0 and page.dialogs == []
     assert page.locator("#pairs").input_value().replace("\r\n", "\n") == BATCH  # kept for another try
     with page.expect_download() as download:

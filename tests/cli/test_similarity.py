@@ -478,9 +478,17 @@ def _reasons(err: str) -> dict[int, str]:
     return {int(m[1]): m[2].removesuffix(" (empty output line)") for m in found if m}
 
 
+def _sides_renamed(reason: str) -> str:
+    """align's reason for a bad line, its sides named as similarity names them (first, second)."""
+    return (reason.replace("a tab after the target?", "a tab after the second sentence?")
+            .replace("source", "first").replace("target", "second"))
+
+
 def test_align_and_similarity_say_one_thing_of_each_bad_line(tmp_path, capsys):
     """The same bad line of pairs is one message from align and from similarity, naming the file
-    and line (one reader, corpora.sentence_pairs.parse_tsv_line). Before, similarity had a reader
+    and line (one reader, corpora.sentence_pairs.parse_tsv_line), but for the names of its sides:
+    align's source and target, similarity's first and second, as evaluate-sts and
+    evaluate-paraphrase name them. Before, similarity had a reader
     of its own: '4 fields, expected 2 TAB-separated sentences' where align said 'expected 2
     tab-separated fields (source, target) or 3 (id, source, target), got 4', 'empty sentence'
     for 'empty target sentence', '1 field' for an empty line, and it scored a side too long to
@@ -492,11 +500,14 @@ def test_align_and_similarity_say_one_thing_of_each_bad_line(tmp_path, capsys):
     assert main(["similarity", "--pairs", str(path), "--aligner", "exact"]) == 0
     out, err = capsys.readouterr()
     scored = _reasons(err)
-    assert sorted(aligned) == list(range(2, 12)) and scored == aligned
+    assert sorted(aligned) == list(range(2, 12)) and scored == {n: _sides_renamed(r) for n, r in aligned.items()}
     assert [line == "NA" for line in out.splitlines()] == [0 < n < 11 for n in range(12)]
     assert aligned[2] == "4 fields, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"
     assert aligned[6] == "empty target sentence" and aligned[8] == "empty source sentence"
     assert aligned[10] == "empty line" and "too long" in aligned[11] and "CSV" in aligned[4]
+    assert scored[2] == "4 fields, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, second)"
+    assert scored[6] == "empty second sentence" and scored[8] == "empty first sentence"
+    assert scored[9] == "empty second sentence (3 fields read as id, first, second: a tab after the second sentence?)"
     assert all(f"{path}:{n}: " in err for n in scored)
 
 

@@ -240,3 +240,78 @@ def test_an_empty_sentence_is_reported_with_its_side(tmp_path, capsys):
     assert [(row["line"], row["reason"]) for row in result["skipped_rows"]] == [
         (6, "empty first sentence"), (4, "empty second sentence")]
     assert f"{train}:6: skipped: empty first sentence" in err and f"{test}:4: skipped: empty second sentence" in err
+
+
+@pytest.mark.parametrize(("name", "text", "told"), [
+    ("sts.tsv", "3.8\tA cat sat.\tA cat sat down.\n0.5\tDogs bark.\tBirds fly.\n1\tHe left.\tShe stayed.\n",
+     "an STS file (SemEval STS: score TAB sentence1 TAB sentence2), not MSRP"),
+    ("sts-dev.csv", "main-captions\tMSRvid\t2012test\t0000\t5.000\tA man plays.\tA man is playing.\n"
+     "main-news\theadlines\t2013\t0001\t0.400\tStocks fell.\tA cat sleeps.\n",
+     "an STS file (the STS Benchmark: genre, source, year, id, score, sentence1, sentence2), not MSRP"),
+    ("stsb.csv", "sentence1,sentence2,score\nA cat sat.,A cat sat down.,3.8\nDogs bark.,Birds fly.,0.5\n",
+     "a table of STS gold scores (its header names a 'score' column, no 'label')"),
+])
+def test_evaluate_paraphrase_tells_an_sts_file_and_names_evaluate_sts(tmp_path, capsys, name, text, told):
+    """An STS file given to evaluate-paraphrase had every row skipped as MSRP's ('3 fields, expected
+    5 ...', the Benchmark's "label 'main-captions' is not 0 or 1", a table's "no 'label' column")
+    and failed with "no usable training pairs", without saying it is STS data nor which command
+    reads it, as evaluate-sts says of an MSRP file (evaluate it with evaluate-paraphrase). Told
+    as similarity --pairs tells a file, it is refused naming the file and evaluate-sts, before
+    anything is aligned."""
+    sts = tmp_path / name
+    sts.write_text(text, encoding="utf-8")
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text("1\t1\t2\ta cat sat\ta cat sat\n0\t3\t4\tp q\tr s\n", encoding="utf-8")
+    for train, test in ((sts, msrp), (msrp, sts)):
+        assert main(["evaluate-paraphrase", "--train", str(train), "--test", str(test), "--classifier", "signal",
+                     "--aligner", "exact"]) == 1
+        err = capsys.readouterr().err
+        assert f"{sts}" in err and told in err and "evaluate it with evaluate-sts" in err, err
+        assert "no usable" not in err
+
+
+def test_similarity_names_a_rows_sides_as_the_evaluators_do(tmp_path, capsys):
+    """similarity said 'empty target sentence' of the STS row evaluate-sts calls 'empty second
+    sentence' (and an MSRP row's, which evaluate-paraphrase calls so too), 'source' and 'target'
+    in every message on a pair's sides. The three commands name them first and second (a
+    line of pairs' field counts too); JSON keys are unchanged."""
+    sts = tmp_path / "sts.tsv"
+    sts.write_text("4\ta cat sat\tthe cat sat\n3\t \ta dog\n2\ta dog\t \n5\tx y\tx y\n0\tp q\tr s\n", encoding="utf-8")
+    result, err = run_json(capsys, ["evaluate-sts", "--data", str(sts), "--aligner", "exact"])
+    evaluated = {row["line"]: row["reason"] for row in result["sets"][0]["skipped_rows"]}
+    assert evaluated == {2: "empty first sentence", 3: "empty second sentence"}
+    assert main(["similarity", "--pairs", str(sts), "--aligner", "exact", "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    scored = json.loads(out)
+    assert {row["line"]: row["reason"] for row in scored["skipped_rows"]} == evaluated
+    assert [f["error"] for f in scored["failures"]] == ["empty first sentence", "empty second sentence"]
+    assert f"{sts}:3: empty second sentence" in err and "source" not in err and "target" not in err
+    msrp = tmp_path / "msrp.tsv"
+    msrp.write_text("1\t1\t2\ta b\t \n0\t3\t4\tc d\te f\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(msrp), "--aligner", "exact"]) == 0
+    assert f"{msrp}:1: empty second sentence" in capsys.readouterr().err
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("a b\tc d\none field\n", encoding="utf-8")
+    assert main(["similarity", "--pairs", str(pairs), "--aligner", "exact"]) == 0
+    assert (f"{pairs}:2: 1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, "
+            "second)") in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("rows", "command"), [
+    ("4\ta cat sat\tthe cat sat\n\n \t \n0\tp q\tr s\n1\tx y\tx z\n", ["evaluate-sts", "--data"]),
+    ("1\t1\t2\ta cat sat\tthe cat sat\n\n \t \n0\t3\t4\tp q\tr s\n1\t5\t6\tx y\tx y\n", ["evaluate-paraphrase",
+                                                                                 "--classifier", "signal", "--test"]),
+])
+def test_similarity_says_empty_line_of_a_gold_files_blank_line(tmp_path, capsys, rows, command):
+    """similarity said '1 field, expected 3 (STS: score, sentence1, sentence2)' (MSRP's: 'expected
+    5') of a blank line of an STS or MSRP file, which evaluate-sts and evaluate-paraphrase call an
+    'empty line', as similarity calls one in a file of pairs."""
+    path = tmp_path / "gold.tsv"
+    path.write_text(rows, encoding="utf-8")
+    extra = ["--train", str(path)] if command[0] == "evaluate-paraphrase" else []
+    assert main([*command, str(path), *extra, "--aligner", "exact"]) == 0
+    evaluated = [line for line in capsys.readouterr().err.splitlines() if "skipped" in line]
+    assert f"{path}:2: skipped: empty line" in evaluated[0] and f"{path}:3: skipped: empty line" in evaluated[1]
+    assert main(["similarity", "--pairs", str(path), "--aligner", "exact"]) == 0
+    err = capsys.readouterr().err
+    assert f"{path}:2: empty line\n" in err and f"{path}:3: empty line\n" in err and "expected" not in err

@@ -368,8 +368,8 @@ def test_read_pair_rows_reads_tsv_jsonl_and_tables_with_bad_rows_in_place() -> N
 
     tsv = ["The cat sat.\tA cat sat.\n", "no tab\n", '{"id": "x", "source": "a", "target": "b"}\n']
     assert list(read_pair_rows(tsv)) == [(1, ("The cat sat.", "A cat sat."), None),
-                                         (2, "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields "
-                                             "(id, source, target)", None), (3, ("a", "b"), "x")]
+                                         (2, "1 field, expected 2 TAB-separated sentences (first, second) or 3 fields "
+                                             "(id, first, second)", None), (3, ("a", "b"), "x")]
     jsonl = ['\n', '{"source": "a", "target": "b", "id": 7}\n', "{oops\n"]
     rows = list(read_pair_rows(jsonl))
     assert rows[0] == (1, "empty line", None) and rows[1] == (2, ("a", "b"), "7")

@@ -9,6 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from paralign.corpora.msrp import load_msrp
+from paralign.corpora.sentence_pairs import detect_layout
 from paralign.corpora.sts import detect_format, load_sts
 from paralign.errors import ConfigurationError, FormatError
 
@@ -208,7 +209,11 @@ def test_every_line_is_a_pair_or_a_reported_skip(tmp_path, rows, fmt):
     lines = sorted([p.line for p in data.pairs] + [r.line for r in data.skipped])
     assert lines == list(range(1, len(rows) + 1))
     assert all(p.sentence1 and p.sentence2 for p in data.pairs)
-    msrp = load_msrp(f)
+    try:
+        msrp = load_msrp(f)
+    except FormatError as exc:  # its rows STS rows, none MSRP's: the file refused, naming evaluate-sts
+        assert "an STS file" in str(exc) and detect_layout(f.read_text(encoding="utf-8").splitlines()) == "sts"
+        return
     header_lines = [n.line for _, n in msrp.notes if n.reason == "header line"]
     accounted = sorted([p.line for p in msrp.pairs] + [r.line for _, r in msrp.skipped] + header_lines)
     assert accounted == list(range(1, len(rows) + 1))
@@ -322,3 +327,15 @@ def test_a_short_row_is_said_alike_by_the_evaluators_and_similarity(tmp_path, ro
         told = [row for _, row, _ in read_pair_rows(handle, layout=found) if isinstance(row, str)]
     read = load_msrp(path).skipped[0][1].reason if layout == "msrp" else load_sts(path).skipped[0].reason
     assert found == [layout if layout != "stsb" else "sts"] and told == [said] and read == said
+
+
+def test_an_sts_file_is_no_msrp_file(tmp_path):
+    """load_msrp of a SemEval STS file skipped every row ('3 fields, expected 5 ...') and gave
+    no pair, without saying the file is STS. It is a FormatError naming the file and
+    evaluate-sts, as load_sts names evaluate-paraphrase of an MSRP file. A file whose rows
+    look like STS rows but one is a labelled MSRP row (ids that are no numbers) is MSRP."""
+    sts = write(tmp_path / "MSRpar.train.tsv", "3.8\tA cat sat.\tA cat sat down.\n1\tHe left.\tShe stayed.\n")
+    with pytest.raises(FormatError, match=r"MSRpar\.train\.tsv: an STS file .*, not MSRP.*evaluate-sts"):
+        load_msrp(sts)
+    own = write(tmp_path / "own.tsv", "1\ta\tb\tHe said so.\tHe said that.\n0\tc\td\tIt rains.\tIt is sunny.\n")
+    assert [p.id for p in load_msrp(own)] == ["a-b", "c-d"]

@@ -7,6 +7,7 @@ import re
 import pytest
 
 from paralign.errors import ConfigurationError
+from paralign.similarity.model import LogisticModel
 from paralign.similarity.validation import (
     check_folds,
     check_stratified_folds,
@@ -103,3 +104,18 @@ def test_a_fold_or_repeat_count_that_is_no_count_is_a_configuration_error(option
         cross_validate_threshold(scores, labels, **{"folds": 2, **options})
     with pytest.raises(ConfigurationError, match=re.escape(said)):
         cross_validate_model([[s] for s in scores], labels, features=["x"], **{"folds": 2, **options})
+
+
+def test_a_fold_whose_model_does_not_converge_is_named():
+    """Without an L2 penalty the logistic model does not converge where a fold's training pairs are
+    separable though all of them are not (one negative among the positives, held out): the run
+    failed, after fitting on all 21 pairs and aligning every pair, with "does not converge on
+    these 16 training pairs", a count the user never gave. The error names the fold and how many
+    of the training pairs it fitted on."""
+    rows = [[float(i)] for i in range(20)] + [[15.0]]
+    labels = [i >= 10 for i in range(20)] + [False]
+    assert LogisticModel.fit(rows, labels, features=("x",), l2=0.0).l2 == 0.0  # all 21: it converges
+    with pytest.raises(ConfigurationError, match=r"^cross-validation fold \d of 5, its model fitted on 16 of the "
+                       r"21 training pairs: the logistic model does not converge .*use l2 > 0"):
+        cross_validate_model(rows, labels, l2=0.0, features=("x",), folds=5)
+    assert cross_validate_model(rows, labels, l2=1.0, features=("x",), folds=5).folds == 5

@@ -54,7 +54,7 @@ def test_every_row_is_scored_and_a_bad_line_keeps_its_place(client) -> None:
     rows = data["rows"]
     assert [r["line"] for r in rows] == [1, 2, 3, 4, 5]
     assert rows[2] == {"line": 3, "id": None, "source": None, "target": None, "score": None,
-                       "error": "1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)"}
+                       "error": "1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, second)"}
     assert rows[0]["score"] > rows[1]["score"] and rows[3]["id"] == "x1" and rows[3]["source"] == XSS
     assert data["report"]["skipped_rows"] == [{"line": 3, "reason": rows[2]["error"]}]
     assert data["text"].splitlines()[2] == "NA" and data["signature"].startswith("signal:sultan2014|")
@@ -168,7 +168,7 @@ def test_the_page_shows_a_row_per_line_the_bad_line_and_escapes_every_text(clien
     assert XSS not in text and html.escape(XSS) in text
     rows = re.findall(r'<tr class="(scored|bad)" data-line="(\d+)">', text)
     assert rows == [("scored", "1"), ("scored", "2"), ("bad", "3"), ("scored", "4"), ("scored", "5")]
-    assert '<li data-line="3">line 3: 1 field, expected 2 TAB-separated sentences (source, target) or 3 fields (id, source, target)</li>' in text
+    assert '<li data-line="3">line 3: 1 field, expected 2 TAB-separated sentences (first, second) or 3 fields (id, first, second)</li>' in text
     assert text.count('dir="auto"') >= 2 * 5 + 1
     record, written = _cli(tmp_path, capsys, PAIRS)
     downloads = {name: unquote(html.unescape(data)) for name, data in

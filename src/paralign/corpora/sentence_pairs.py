@@ -28,6 +28,7 @@ from ..errors import (
 from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .sts import (
     SCORE_RANGE,
+    SIMILARITY_SIDES,
     TABLE_SENTENCES,
     counts_up,
     empty_sides,
@@ -82,10 +83,17 @@ def _tokens(text: Any, tokenized: bool) -> str | list[str]:
     return text.split() if tokenized else text
 
 
-def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None) -> InputPair:
-    """An InputPair, or an error one when a side is empty (nothing to align) or too long to parse."""
+#: The names of a pair's sides in the messages on it (``empty target sentence``): `align`'s and
+#: the web app's; the similarity commands name them as :data:`.sts.SIMILARITY_SIDES` (``first``, ``second``).
+ALIGN_SIDES: tuple[str, str] = ("source", "target")
+
+
+def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None,
+          names: tuple[str, str] = ALIGN_SIDES) -> InputPair:
+    """An InputPair, or an error one when a side (named by `names`) is empty (nothing to align) or
+    too long to parse."""
     src, tgt = _tokens(source, tokenized), _tokens(target, tokenized)
-    sides = (("source", src), ("target", tgt))
+    sides = ((names[0], src), (names[1], tgt))
     if (empty := empty_sides(sides)) is not None:  # no word, or white space and invisible characters alone
         return InputPair(number, None, None, pair_id, error=empty)
     long = [side for side, x in sides if (sum(map(len, x)) if isinstance(x, list) else len(x)) > MAX_SENTENCE_CHARS]
@@ -95,7 +103,7 @@ def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str |
     return InputPair(number, src, tgt, pair_id, own_tokens=isinstance(src, list) and isinstance(tgt, list))
 
 
-def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
+def parse_tsv_line(line: str, number: int, tokenized: bool, names: tuple[str, str] = ALIGN_SIDES) -> InputPair:
     """`source<TAB>target`, or `id<TAB>source<TAB>target` (the id stripped of white space, an
     empty one no id): one line of pairs as ``align`` reads it, and ``similarity`` in its
     ``pairs`` layout (:func:`sentence_pair_rows`), so that a bad line is one message in both,
@@ -104,34 +112,41 @@ def parse_tsv_line(line: str, number: int, tokenized: bool) -> InputPair:
     A byte-order mark starting the line is read past (a file's, as Notepad writes it). Before,
     ``similarity`` had a reader of its own, whose messages for the same lines were others
     (``4 fields, expected 2 TAB-separated sentences``, ``empty sentence``), and a blank line was
-    ``1 field`` there."""
+    ``1 field`` there. `names` name the sides in messages (:data:`ALIGN_SIDES`, ``similarity``'s
+    :data:`.sts.SIMILARITY_SIDES`)."""
     text = strip_bom(line).rstrip("\r\n")
     if not text.strip():
         return InputPair(number, None, None, error="empty line")
     fields = text.split("\t")
-    error = _fields_error(fields)
+    error = _fields_error(fields, names)
     if error is not None:
         return InputPair(number, None, None, error=error)
     pair_id = (fields[0].strip() or None) if len(fields) == 3 else None
-    pair = _pair(number, fields[-2], fields[-1], tokenized, pair_id)
-    if len(fields) == 3 and pair.error == "empty target sentence":
-        # "a<TAB>b<TAB>" is three fields: the pair a, b read as an id and a source
-        pair = replace(pair, error="empty target sentence (3 fields read as id, source, target: "
-                                   "a tab after the target?)")
+    pair = _pair(number, fields[-2], fields[-1], tokenized, pair_id, names)
+    if len(fields) == 3 and pair.error == f"empty {names[1]} sentence":
+        # "a<TAB>b<TAB>" is three fields: the pair a, b read as an id and a first sentence
+        last = names[1] if names == ALIGN_SIDES else f"{names[1]} sentence"  # the target, the second sentence
+        pair = replace(pair, error=f"empty {names[1]} sentence (3 fields read as {_three(names)}: "
+                                   f"a tab after the {last}?)")
     return pair
 
 
-def _fields_error(fields: list[str]) -> str | None:
+def _three(names: tuple[str, str]) -> str:
+    """How a line of three fields is read, its sides named by `names`: ``id, source, target``."""
+    return f"id, {names[0]}, {names[1]}"
+
+
+def _fields_error(fields: list[str], names: tuple[str, str] = ALIGN_SIDES) -> str | None:
     """Why a line's TAB-separated `fields` are not a pair as a line of pairs holds one (``s1 TAB
     s2``, ``id TAB s1 TAB s2``), or None: the one rule of :func:`parse_tsv_line` and of the
     sentences of ``--idf-from`` (:func:`iter_sentences_from_file`), which had a rule of its own."""
     if len(fields) == 3 and is_number_field(fields[2]):  # s1, s2, score: s2 was aligned against the score
-        return (f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are read as id, source, target; a "
+        return (f"3 fields, the third a number ({fields[2].strip()!r}): 3 fields are read as {_three(names)}; a "
                 "gold score after the sentences? give the sentences alone (cut -f1,2), or to similarity a first line "
                 "naming the columns sentence1, sentence2 and score")
     if len(fields) not in (2, 3):
-        return (f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences (source, target) or 3 fields "
-                f"(id, source, target){_csv_hint(fields)}")
+        return (f"{counted(len(fields), 'field')}, expected 2 TAB-separated sentences ({', '.join(names)}) or 3 "
+                f"fields ({_three(names)}){_csv_hint(fields)}")
     return None
 
 
@@ -176,14 +191,15 @@ _JSON_KINDS = {list: "an array", str: "a string", int: "a number", float: "a num
 PAIR_KEYS: tuple[tuple[str, str], ...] = (("source", "target"), ("sentence1", "sentence2"))
 
 
-def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
+def parse_jsonl_line(line: str, number: int, tokenized: bool, names: tuple[str, str] = ALIGN_SIDES) -> InputPair:
     """`{"source": ..., "target": ..., ["id": ...]}` (or `"sentence1"` and `"sentence2"`: :data:`PAIR_KEYS`);
     string or token-list values. A record with
     gold links (:data:`GOLD_LINK_KEYS`) keeps its tokens as given (split on white space), so the
     output's indexes are the gold's. A string escape that is half a surrogate pair (no
     character: :func:`paralign.errors.lone_surrogate`) makes the line bad, as a bad byte does.
     A byte-order mark starting the line (a file's, as Notepad writes it) is read past, as
-    :func:`is_json_line` reads it: json.loads refused it, so the file's first pair was lost."""
+    :func:`is_json_line` reads it: json.loads refused it, so the file's first pair was lost.
+    `names` name the sides in messages on them (its keys are named as they are)."""
     text = strip_bom(line)
     try:
         obj = json.loads(text)
@@ -214,19 +230,22 @@ def parse_jsonl_line(line: str, number: int, tokenized: bool) -> InputPair:
                              f"{bad + 1} is {kind}")
     pair_id = obj.get("id")
     gold = any(key in obj for key in GOLD_LINK_KEYS)
-    pair = _pair(number, obj[keys[0]], obj[keys[1]], tokenized or gold, None if pair_id is None else str(pair_id))
+    pair = _pair(number, obj[keys[0]], obj[keys[1]], tokenized or gold, None if pair_id is None else str(pair_id),
+                 names)
     return replace(pair, own_tokens=False) if gold else pair  # on the gold's tokens, as a gold file's
 
 
-def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False) -> Iterator[InputPair]:
+def read_input_pairs(lines: Iterable[str], fmt: str = "auto", tokenized: bool = False,
+                     names: tuple[str, str] = ALIGN_SIDES) -> Iterator[InputPair]:
     """Parse TSV or JSONL lines (`auto`: each line as :func:`is_json_line` says); blank lines and
-    empty sentences are reported as errors so output positions stay aligned with input lines."""
+    empty sentences are reported as errors so output positions stay aligned with input lines
+    (the sides named by `names`)."""
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             yield InputPair(number, None, None, error="empty line")
             continue
         use_json = fmt == "jsonl" or (fmt == "auto" and is_json_line(line))
-        yield (parse_jsonl_line if use_json else parse_tsv_line)(line, number, tokenized)
+        yield (parse_jsonl_line if use_json else parse_tsv_line)(line, number, tokenized, names)
 
 
 def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], tokenized: bool = False,
@@ -267,7 +286,7 @@ INPUT_FORMATS: tuple[str, ...] = ("auto", "tsv", "jsonl", "sts", "msrp")
 
 def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] | None = None,
                    layout: list[str] | None = None, *, input_format: str = "auto",
-                   notes: list[str] | None = None) -> Iterator[PairRow]:
+                   notes: list[str] | None = None, names: tuple[str, str] = SIMILARITY_SIDES) -> Iterator[PairRow]:
     """The rows of one input of sentence pairs, as ``paralign similarity --pairs`` reads it:
     each line JSON or TSV as :func:`is_json_line` says. An input whose first line that is not
     blank is JSON is read as `align` reads it (:func:`read_input_pairs`); another is a TSV file
@@ -280,7 +299,11 @@ def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] 
     file of that layout. `reason_of(line)`: why a line cannot be read though it parsed (the
     command's undecodable lines), or None. A TSV-like input's layout (:func:`detect_layout`) is
     appended to `layout` once read, and what a reader of the scores should be told of how it
-    was told (:func:`layout_note`) to `notes`."""
+    was told (:func:`layout_note`) to `notes`. A row's reason names its sides by `names`: by default
+    :data:`.sts.SIMILARITY_SIDES`, ``first`` and ``second``, as ``evaluate-sts`` and
+    ``evaluate-paraphrase`` name them (``similarity``, and the web app's batch, which answers as
+    it does, said ``empty target sentence`` of the row evaluate-sts called ``empty second
+    sentence``: ``align``'s :data:`ALIGN_SIDES`)."""
     if input_format not in INPUT_FORMATS:
         raise ConfigurationError(f"input_format must be one of {', '.join(INPUT_FORMATS)}, not {input_format!r}")
     reason_of = reason_of or (lambda number: None)
@@ -289,11 +312,12 @@ def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] 
     if input_format != "jsonl" and (input_format != "auto" or not head or not is_json_line(head[-1])):
         given = None if input_format == "auto" else "pairs" if input_format == "tsv" else input_format
         rows = _tsv_rows(itertools.chain(head, lines), [] if layout is None else layout, given,
-                         [] if notes is None else notes)
+                         [] if notes is None else notes, names)
         for number, row, pair_id in rows:
             yield number, (row if not isinstance(row, str) else reason_of(number) or row), pair_id
         return
-    for pair in read_input_pairs(itertools.chain(head, lines), "jsonl" if input_format == "jsonl" else "auto"):
+    for pair in read_input_pairs(itertools.chain(head, lines), "jsonl" if input_format == "jsonl" else "auto",
+                                 names=names):
         reason = reason_of(pair.line) or pair.error
         if reason is None and pair.source is not None and pair.target is not None:
             yield pair.line, (pair.source, pair.target), pair.id
@@ -302,7 +326,7 @@ def read_pair_rows(lines: Iterable[str], reason_of: Callable[[int], str | None] 
 
 
 def _tsv_rows(lines: Iterable[str], layout: list[str], given: str | None = None,
-              notes: list[str] | None = None) -> Iterator[PairRow]:
+              notes: list[str] | None = None, names: tuple[str, str] = ALIGN_SIDES) -> Iterator[PairRow]:
     """The rows of a TSV file (`sentence_pair_rows`, its layout appended to `layout`, the note on
     how it was told to `notes`), with its JSON lines (`is_json_line`) read as records
     (`parse_jsonl_line`), as `align` reads them: (line number, the sentences or why there are
@@ -315,7 +339,7 @@ def _tsv_rows(lines: Iterable[str], layout: list[str], given: str | None = None,
             kept[number] = line
             yield line
 
-    found, rows = sentence_pair_rows(keep(lines), layout=given)
+    found, rows = sentence_pair_rows(keep(lines), layout=given, names=names)
     layout.append(found)
     note = None if given is not None else layout_note(list(kept.values()), found)  # kept: the sample read
     if note is not None and notes is not None:
@@ -327,7 +351,7 @@ def _tsv_rows(lines: Iterable[str], layout: list[str], given: str | None = None,
         if given is not None or not is_json_line(line):
             yield number, row, pair_id
             continue
-        pair = parse_jsonl_line(line, number, False)
+        pair = parse_jsonl_line(line, number, False, names)
         if pair.source is None or pair.target is None:
             yield number, pair.error or "no sentences", pair.id
         else:
@@ -372,35 +396,42 @@ def read_sentence_pairs(lines: Iterable[str], sample_lines: int = 50) -> Iterato
 TextPairRow = tuple[int, "tuple[str, str] | str", "str | None"]
 
 
-def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50,
-                       layout: str | None = None) -> tuple[str, Iterator[TextPairRow]]:
+def sentence_pair_rows(lines: Iterable[str], sample_lines: int = 50, layout: str | None = None,
+                       names: tuple[str, str] = ALIGN_SIDES) -> tuple[str, Iterator[TextPairRow]]:
     """The layout of a file of sentence pairs (:func:`detect_layout`, on its first `sample_lines`
     lines, read now; a given `layout` instead: ``pairs``, ``sts``, ``msrp``, read without a
     sample but for ``sts``, whose sample tells the STS Benchmark from SemEval's files) and its
     rows as :func:`read_sentence_pairs` reads them, each with its id: a table's ``id`` column
     (None where its header names none, or its cell is empty), as a JSONL record's ``"id"`` is its
-    pair's; an `id TAB s1 TAB s2` line's first field in the ``pairs`` layout; None in the others."""
+    pair's; an `id TAB s1 TAB s2` line's first field in the ``pairs`` layout; None in the others.
+    A bad row's reason names its sides by `names`."""
     lines = iter(lines)
     sample = list(itertools.islice(lines, sample_lines if layout in (None, "sts") else 0))
     layout = layout or detect_layout(sample)
-    return layout, _pair_rows(layout, sample, lines)
+    return layout, _pair_rows(layout, sample, lines, names)
 
 
 #: Why a line of two fields in a file of numbered pairs (:func:`numbered`) is not read: the pair
 #: of its id and a sentence was scored, its other sentence missing (``12 TAB Dogs bark.``).
-NUMBERED_TWO_FIELDS = ("2 fields in a file of numbered pairs (id, source, target): its id or a sentence missing? "
-                       "(--input-format tsv reads it as the pair of its two fields)")
+def numbered_two_fields(names: tuple[str, str] = ALIGN_SIDES) -> str:
+    """:data:`NUMBERED_TWO_FIELDS`, the sides named by `names`."""
+    return (f"2 fields in a file of numbered pairs ({_three(names)}): its id or a sentence missing? "
+            "(--input-format tsv reads it as the pair of its two fields)")
 
 
-def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator[TextPairRow]:
-    """:func:`sentence_pair_rows`' rows of a file in `layout`, its first lines `sample`, the rest `lines`."""
+NUMBERED_TWO_FIELDS = numbered_two_fields()
+
+
+def _pair_rows(layout: str, sample: list[str], lines: Iterator[str], names: tuple[str, str]) -> Iterator[TextPairRow]:
+    """:func:`sentence_pair_rows`' rows of a file in `layout`, its first lines `sample`, the rest
+    `lines`, its sides named by `names`."""
     if layout == "table":  # one pair a record, numbered by the line it starts on
         for number, record in table_records(itertools.chain(sample, lines)):
             if isinstance(record, str):
                 yield number, record, None
             else:
                 yield _text_row(_pair(number, record[TABLE_SENTENCES[0]], record[TABLE_SENTENCES[1]], tokenized=False,
-                                      pair_id=record.get("id", "").strip() or None))
+                                      pair_id=record.get("id", "").strip() or None, names=names))
         return
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     ids = layout == "pairs" and numbered(_sample_fields(sample))  # every line has its id: two fields lack one
@@ -411,11 +442,14 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         fields = line.split("\t")
         if layout == "msrp" and number == 1 and is_msrp_header(fields):
             continue  # the header (optional, as for load_msrp)
+        if not line.strip():  # as evaluate-sts and evaluate-paraphrase say it (it was '1 field, expected 3 ...')
+            yield number, "empty line", None
+            continue
         if layout == "pairs" and ids and len(fields) == 2:
-            yield number, NUMBERED_TWO_FIELDS, None
+            yield number, numbered_two_fields(names), None
             continue
         if layout == "pairs":  # `s1 TAB s2` or `id TAB s1 TAB s2`, read as align reads it
-            yield _text_row(parse_tsv_line(line, number, tokenized=False))
+            yield _text_row(parse_tsv_line(line, number, tokenized=False, names=names))
             continue
         if layout == "msrp":
             if len(fields) < 5:
@@ -432,7 +466,7 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str]) -> Iterator
         else:
             yield number, too_few_fields(len(fields), "sts"), None
             continue
-        yield _text_row(_pair(number, fields[0], fields[1], tokenized=False))  # as a line of pairs is checked
+        yield _text_row(_pair(number, fields[0], fields[1], tokenized=False, names=names))  # as a line of pairs
 
 
 def _text_row(pair: InputPair) -> TextPairRow:

@@ -56,10 +56,17 @@ def empty_sides(sides: Iterable[tuple[str, object]]) -> str | None:
     as pairs. ``empty NAME sentence`` (``empty NAME and NAME sentence``) for the (name, sentence) `sides`
     that have no word (white space only; a token list or Sentence with no token but blank ones:
     :func:`~paralign.alignment.is_blank`), else None: the one wording of an empty side, which
-    a line of pairs names ``source`` and ``target`` (``corpora.sentence_pairs``) and an STS or
-    MSRP row ``first`` and ``second``."""
+    ``align`` names ``source`` and ``target`` (``corpora.sentence_pairs.ALIGN_SIDES``) and the
+    similarity commands ``first`` and ``second`` (:data:`SIMILARITY_SIDES`), an STS or MSRP row's
+    and every pair ``similarity`` reads."""
     empty = [name for name, sentence in sides if is_blank(sentence)]
     return f"empty {' and '.join(empty)} sentence" if empty else None
+
+
+#: The names of a pair's sides in the messages of the similarity commands (``empty second
+#: sentence``, ``expected 2 TAB-separated sentences (first, second)``): an STS or MSRP row's, and
+#: ``similarity``'s of every input it reads (:func:`.sentence_pairs.read_pair_rows`).
+SIMILARITY_SIDES: tuple[str, str] = ("first", "second")
 
 
 def empty_sentence(first: object, second: object) -> str | None:
@@ -68,7 +75,7 @@ def empty_sentence(first: object, second: object) -> str | None:
     where it said ``empty sentence`` of either), else None. The one test of the rows
     :func:`load_sts` and ``load_msrp`` read and of the pairs ``evaluate_sts`` and
     ``evaluate_paraphrase`` are given (:func:`usable_pairs`)."""
-    return empty_sides((("first", first), ("second", second)))
+    return empty_sides(zip(SIMILARITY_SIDES, (first, second), strict=True))
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,9 +230,11 @@ def detect_format(path: str | Path) -> str:
     """Guess ``sts`` or ``stsb`` from the first non-empty lines of a file, or ``table`` for a
     table with a header (:func:`table_header`); FormatError for an
     MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
-    its 0/1 labels were read as gold scores and its two ids as the sentences."""
+    its 0/1 labels were read as gold scores and its two ids as the sentences; so is a table of
+    paraphrase labels (:func:`_check_not_labels`)."""
     with open_text(path) as handle:
         if table_header(next(iter(handle), "")) is not None:
+            _check_not_labels(path)
             return "table"
     rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
     sample = list(itertools.islice(rows, MSRP_SAMPLE))
@@ -245,6 +254,22 @@ def detect_format(path: str | Path) -> str:
                           "whose first line names its columns, sentence1, sentence2 and score among them)",
                           source=str(path))
     return found
+
+
+def _check_not_labels(path: str | Path) -> None:
+    """FormatError naming `path`, a table whose gold column is ``label`` (no ``score``), when every
+    one of its first :data:`MSRP_SAMPLE` records' labels is written 0 or 1, both found: MRPC's
+    or PAWS's paraphrase labels, as Hugging Face writes them (GLUE's STS-B writes its gold
+    scores under ``label`` too, as 3.8, 5.0). evaluate-sts correlated them as gold scores."""
+    with open_text(path) as handle:
+        lines = list(itertools.islice(handle, MSRP_SAMPLE + 1))
+    header = table_header(lines[0]) if lines else None
+    if header is None or "score" in header or "label" not in header:
+        return
+    labels = {record["label"].strip() for _, record in table_records(lines) if not isinstance(record, str)}
+    if labels == {"0", "1"}:
+        raise FormatError("a table of paraphrase labels (its 'label' column holds 0 and 1 alone), not STS gold "
+                          "scores; evaluate it with evaluate-paraphrase", source=str(path), line=1)
 
 
 def format_of_rows(rows: Iterable[list[str]], votes_needed: int = 20) -> str | None:
