@@ -224,10 +224,12 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     field, or with one that is not finite or is negative (:func:`score_field`), raises FormatError
     naming the file and line. With `unscored` a row of two fields or with an empty third one is an
     unscored pair (probability None), as the paraphrase sources read a user's table
-    (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines keep the default."""
+    (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`), and so is every row of a Parquet table of
+    two columns (:func:`~paralign.table_parquet.check_columns`: one rule for both formats); the
+    pipelines keep the default, which refuses such a table, naming its missing score column."""
     if is_parquet_file(path):
         number = 1
-        for batch in _parquet_batches(path):
+        for batch in _parquet_batches(path, scored=not unscored):
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=unscored).columns]
             number += batch.num_rows
             for row in zip(*columns, strict=True):
