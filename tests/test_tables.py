@@ -399,7 +399,7 @@ def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
     path.write_text("a\tb\t0.5\nc\td\t0_5\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score '0_5' is not a number\)$"):
         list(iter_rows(path))
-    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number$"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score '0_5' is not a number\)$"):
         ParaphraseTable.from_tsv(path)
     with pytest.raises(ConfigurationError, match="'0_5' is not a threshold"):
         load_source(f"{tmp_path / 'missing.tsv'}:0_5")
@@ -425,10 +425,10 @@ def test_a_header_line_read_as_a_row_is_named_as_one(tmp_path, capsys, text):
     assert main(["paraphrases", "car", "--table", str(path)]) == 1
     assert f"t.tsv:{line}: bad table row (score 'probability' is not a number: a header line? " in \
         capsys.readouterr().err
-    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: score 'probability'{hint}$"):
+    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: bad table row \(score 'probability'{hint}\)$"):
         ParaphraseTable.from_tsv(path)
     path.write_text("car\tauto\t0.5\ncar\tvan\thigh\n", encoding="utf-8")  # a row further down: no hint
-    with pytest.raises(FormatError, match=r"t\.tsv:2: score 'high' is not a number$"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score 'high' is not a number\)$"):
         ParaphraseTable.from_tsv(path)
 
 
@@ -491,11 +491,9 @@ def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp
     path = tmp_path / "user.tsv"
     path.write_text(f"car\tauto\t0.5\ncar\tvehicle\t{score}\n", encoding="utf-8")
     where = re.escape(f"{path}:2: ")
-    for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"])):
+    for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"]),
+                 lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
         with pytest.raises(FormatError, match=where + re.escape(f"bad table row (score {score!r} is negative")):
-            read()
-    for read in (lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
-        with pytest.raises(FormatError, match=where + re.escape(f"score {score!r} is negative")):
             read()
     path.write_text("car\tauto\t3\ncar\tvehicle\t-0.0\ncar\tlorry\t1.5\n", encoding="utf-8")
     assert [row["score"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
@@ -603,3 +601,50 @@ def test_a_tsv_header_naming_the_phrase_and_paraphrase_elsewhere_is_refused(tmp_
     path.write_text("# phrase\tparaphrase\tscore\n# paraphrase\tphrase\ta comment below the header\n"
                     "car\tauto\t0.5\n", encoding="utf-8")
     assert lookup(path, ["car"])["car"] == [{"paraphrase": "auto", "score": 0.5}]
+
+
+@pytest.mark.parametrize(("row", "said"), [
+    ("car\tauto\tnan", "bad table row (score 'nan' is not a finite number)"),
+    ("car\tauto\t-1", "bad table row (score '-1' is negative: "),
+    ("car\tauto\tabc", "bad table row (score 'abc' is not a number)"),
+    ("car", "bad table row (1 TAB-separated field; expected at least 2: phrase, paraphrase, and a score if scored)"),
+])
+def test_a_bad_row_is_worded_alike_by_load_table_and_paraphrases(tmp_path, capsys, row, said):
+    """Audit (tabletail): a TSV table's bad row was worded two ways, 'bad table row (score 'nan' is
+    not a finite number)' by `paralign paraphrases` (tables.tsv_rows) and 'score 'nan' is not a
+    finite number' by load_table (from_tsv: every other command's --table), a row of one field
+    'expected phrase<TAB>paraphrase[<TAB>score]'. One function words them (tables.row_score)."""
+    from paralign.cli import main
+    from paralign.paraphrases import load_table
+
+    table = tmp_path / "t.tsv"
+    table.write_text(f"big\tlarge\t0.5\n{row}\n", encoding="utf-8")
+    expected = f"{table}:2: {said}"
+    with pytest.raises(FormatError) as loaded:
+        load_table(table)
+    with pytest.raises(FormatError) as looked_up:
+        lookup(table, ["car"])
+    assert str(loaded.value).startswith(expected) and str(looked_up.value) == str(loaded.value)
+    assert main(["paraphrases", "car", "--table", str(table), "--format", "json"]) == 1
+    assert capsys.readouterr().err == f"paralign paraphrases: error: {loaded.value}\n"
+
+
+def test_a_parquet_tables_bad_score_is_worded_as_a_tsv_tables_and_its_first_is_named(tmp_path):
+    """A Parquet row's bad score is worded as a TSV row's (table_parquet.score_fault), and the
+    first bad row is named: an infinite score was looked for before a negative one, so a table
+    whose row 2 was negative and row 3 infinite was refused at row 3."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"phrase": ["a", "b", "c"], "paraphrase": ["x", "y", "z"],
+                             "score": [0.5, -2.0, float("inf")]}), path)
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("a\tx\t0.5\nb\ty\t-2.0\nc\tz\tinf\n", encoding="utf-8")
+    with pytest.raises(FormatError) as parquet:
+        list(iter_rows(path))
+    with pytest.raises(FormatError) as text:
+        list(iter_rows(tsv))
+    assert str(parquet.value) == f"{path}: bad table row 2 (score -2.0 is negative: a table's score (p(e2|e1), a " \
+                                 "count or a user's score) is 0 or more)"
+    assert str(text.value) == f"{tsv}:2: bad table row (score '-2.0' is negative: a table's score (p(e2|e1), a " \
+                              "count or a user's score) is 0 or more)"

@@ -8,6 +8,7 @@ statistics can hold it. Moved out of :mod:`paralign.tables` (600 lines).
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -27,6 +28,16 @@ GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows),
 #: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
 #: is kept: a count or a user's score is one, and a pivot sum can round past 1.
 NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
+
+
+def score_fault(score: float) -> str | None:
+    """Why a table file's row is refused for its `score` (read as a float), None when it is not: not
+    finite (NaN would pass every threshold test unnoticed) or negative (:data:`NEGATIVE`). The one
+    wording of a TSV row's score (:func:`paralign.tables.score_field`) and a Parquet row's
+    (:func:`checked_batch`)."""
+    if not math.isfinite(score):
+        return "is not a finite number"
+    return NEGATIVE if score < 0 else None
 
 
 #: What a Parquet file starts and ends with.
@@ -161,13 +172,11 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
         bad(pc.index(pc.is_null(probability), True).as_py(), f"no {names[2]}")
     # no Python value to pc while rows are good: pa.scalar imports pandas (0.4 s of a query)
     infinite = pc.invert(pc.is_finite(probability))  # null where the score is: any() skips it
-    if pc.any(infinite).as_py():
-        index = pc.index(infinite, True).as_py()
-        bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
     lowest = pc.min(probability).as_py()  # None: every score null
-    if lowest is not None and lowest < 0:
-        index = pc.index(pc.less(probability, 0.0), True).as_py()
-        bad(index, f"{names[2]} {probability[index].as_py()!r} {NEGATIVE}")
+    if pc.any(infinite).as_py() or (lowest is not None and lowest < 0):
+        index = pc.index(pc.or_(infinite, pc.less(probability, 0.0)), True).as_py()  # the first bad row
+        value = probability[index].as_py()
+        bad(index, f"{names[2]} {value!r} {score_fault(value)}")
     return batch.set_column(2, names[2], probability)
 
 

@@ -52,6 +52,7 @@ from .table_parquet import check_columns as check_columns
 from .table_parquet import checked_batch as checked_batch
 from .table_parquet import is_parquet_file as is_parquet_file
 from .table_parquet import parquet_phrases as parquet_phrases
+from .table_parquet import score_fault as score_fault
 from .table_writer import METADATA_KEY as METADATA_KEY
 from .table_writer import METADATA_LINE as METADATA_LINE
 from .table_writer import PARQUET_SUFFIXES as PARQUET_SUFFIXES
@@ -78,8 +79,9 @@ def score_field(text: str, line: str, first: bool) -> float:
     except ValueError:
         header = ": a header line? A TSV table's header starts with '# ' and comes once, at its top"
         raise ValueError(f"{text!r} is not a number" + (header if first or line.startswith("#") else "")) from None
-    if not math.isfinite(score) or score < 0:  # NaN would pass every threshold test unnoticed
-        raise ValueError(f"{text!r} {NEGATIVE if score < 0 else 'is not a finite number'}")
+    fault = score_fault(score)
+    if fault is not None:
+        raise ValueError(f"{text!r} {fault}")
     return score
 
 
@@ -246,18 +248,28 @@ def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *,
     only the rows of the phrase asked; :func:`lookup` `lines`)."""
     for count, (number, line) in enumerate(lines):
         fields = line.split("\t")
-        if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
-            yield fields[0], fields[1], None, fields[3:]
-            continue
-        if len(fields) < 3:
-            expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
-            raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
-                              f"{expected})", source=str(path), line=number)
-        try:
-            probability = score_field(fields[2], line, not count)
-        except ValueError as exc:
-            raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
-        yield fields[0], fields[1], probability, fields[3:]
+        score = row_score(fields, line, not count, path, number, unscored=unscored)  # first: a row of 1 field
+        yield fields[0], fields[1], score, fields[3:]
+
+
+def row_score(fields: Sequence[str], line: str, first: bool, path: str | Path, number: int, *,
+              unscored: bool = False) -> float | None:
+    """The score of a TSV table's row `line` (line `number` of `path`, the `first` row or not) split
+    into `fields` at its tabs: None for an unscored pair with `unscored` (two fields, or an empty third);
+    else :func:`score_field`'s. Any other row is a FormatError naming the file and line, worded
+    alike by every reader of a TSV table (:func:`tsv_rows`, and so ``paralign paraphrases``;
+    :meth:`paralign.paraphrases.ParaphraseTable.from_tsv`, and so :func:`paralign.paraphrases.load_table`),
+    which worded one row's fault two ways ('bad table row (score 'nan' is...)', 'score 'nan' is...')."""
+    if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
+        return None
+    if len(fields) < 3:
+        expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
+        raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
+                          f"{expected})", source=str(path), line=number)
+    try:
+        return score_field(fields[2], line, first)
+    except ValueError as exc:
+        raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
