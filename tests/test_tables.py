@@ -648,3 +648,21 @@ def test_a_parquet_tables_bad_score_is_worded_as_a_tsv_tables_and_its_first_is_n
                                  "count or a user's score) is 0 or more)"
     assert str(text.value) == f"{tsv}:2: bad table row (score '-2.0' is negative: a table's score (p(e2|e1), a " \
                               "count or a user's score) is 0 or more)"
+
+
+def test_a_negative_threshold_is_refused_by_every_reader_of_a_table(tmp_path):
+    """Audit (tabletail): a threshold below 0 keeps every row, as none does (no table's score is
+    below 0), and was taken without a word; it is refused as NaN is (check_threshold), saying
+    what a threshold may be."""
+    from paralign.paraphrases import ParaphraseTable, load_source, load_table
+
+    path = tmp_path / "t.tsv"
+    path.write_text("car\tauto\t0.5\n", encoding="utf-8")
+    said = re.escape("has a threshold below 0 (-1.0), which keeps every row, as none does (a table's scores are 0 "
+                     "or more): use a number of 0 or more, such as 0.5")
+    for call in (lambda: load_table(path, -1.0), lambda: load_source(f"{path}:-1"), lambda: lookup(path, ["car"],
+                 threshold=-1.0), lambda: ParaphraseTable.from_tsv(path, threshold=-1.0),
+                 lambda: ParaphraseTable.from_tsv(path).filtered(-1.0)):
+        with pytest.raises(ConfigurationError, match=said):
+            call()
+    assert len(load_table(path, 0.0)) == len(load_table(path, -0.0)) == 1

@@ -86,13 +86,21 @@ def score_field(text: str, line: str, first: bool) -> float:
 
 
 def check_threshold(threshold: object, what: str) -> None:
-    """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number,
-    naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf none,
-    and a str such as '0.5' was a TypeError at the first scored row."""
+    """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number of
+    0 or more, naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf
+    none, a str such as '0.5' was a TypeError at the first scored row, and a negative one (``t.tsv:-1``)
+    was taken and kept every row, as no threshold does: no table's score is below 0 (:data:`NEGATIVE`)."""
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, Real)
                                   or not math.isfinite(threshold)):
         raise ConfigurationError(f"{what} has a threshold that is not a finite number "
-                                 f"({shown_value(threshold)}): use a number such as 0.5")
+                                 f"({shown_value(threshold)}): {THRESHOLDS}")
+    if threshold is not None and threshold < 0:
+        raise ConfigurationError(f"{what} has a threshold below 0 ({shown_value(threshold)}), which keeps every "
+                                 f"row, as none does (a table's scores are 0 or more): {THRESHOLDS}")
+
+
+#: What a threshold on a table's scores may be (:func:`check_threshold`).
+THRESHOLDS = "use a number of 0 or more, such as 0.5"
 
 
 def check_top_k(top_k: object) -> int | None:

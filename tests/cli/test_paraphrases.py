@@ -593,3 +593,29 @@ def test_a_built_in_source_shows_the_key_it_was_asked_with(name, capsys):
     assert (entry["phrase"], entry["looked_up_as"]) == ("Cars", "cars") and entry["paraphrases"]
     assert main(["paraphrases", "cars", "--table", name, "--format", "json"]) == 0
     assert "looked_up_as" not in json.loads(capsys.readouterr().out)["phrases"][0]
+
+
+@pytest.mark.parametrize("threshold", ["-1", "-0.5", "-1e-9"])
+@pytest.mark.parametrize("command", ["paraphrases", "paraeval", "align"])
+def test_a_negative_threshold_is_refused_naming_the_option(table, tmp_path, capsys, command, threshold):
+    """Audit (tabletail): `--table t.parquet:-1` (PATH:THRESHOLD, the rows scored at least THRESHOLD)
+    was taken, and kept every row, as no threshold does: a table's scores are 0 or more. It is a
+    usage error naming the option and what a threshold may be, before any table loads, text or JSON;
+    -0 is 0, kept."""
+    text = tmp_path / "s.txt"
+    text.write_text("a car\n", encoding="utf-8")
+    spec = f"{table}:{threshold}"
+    argv = {"paraphrases": ["paraphrases", "a car", "--table", spec],
+            "paraeval": ["paraeval", "-i", str(text), "-r", str(text), "--resources", "none", "--table", spec],
+            "align": ["align", str(tmp_path / "no-such-pairs.tsv"), "--similarity", f"wordnet+{spec}"]}[command]
+    option = "--similarity" if command == "align" else "--table"
+    for form in ("text", "json"):
+        assert main([*argv, "--format", form]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (f"paralign {command}: error: argument {option}: paraphrase source {spec!r} has a "
+                                f"threshold below 0 ({float(threshold)!r}), which keeps every row, as none does (a "
+                                "table's scores are 0 or more): use a number of 0 or more, such as 0.5\n")
+    if command == "paraphrases":
+        assert main(["paraphrases", "a car", "--table", f"{table}:-0", "--format", "json"]) == 0
+        assert len(json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]) == 2
