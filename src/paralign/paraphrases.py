@@ -216,7 +216,6 @@ def table_spec(spec: str) -> tuple[str, float | None]:
             f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
             "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
         ) from None
-    check_threshold(threshold, f"paraphrase source {spec!r}")
     if path in BUILT_IN_SOURCES and not Path(path).exists():  # not "ppdb: no such file"
         raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
                                  "(a threshold is a table file's: PATH:THRESHOLD)")
@@ -224,6 +223,7 @@ def table_spec(spec: str) -> tuple[str, float | None]:
         raise ConfigurationError(f"paraphrase source {spec!r}: the built-in ppdb takes no threshold; "
                                  f"{Path(path).name} is PPDB's own file, read as the built-in ppdb, "
                                  "whose pairs have no score")
+    check_threshold(threshold, f"paraphrase source {spec!r}")  # after: no threshold of a built-in is one to mend
     return path, threshold
 
 
