@@ -421,11 +421,12 @@ def test_a_header_line_read_as_a_row_is_named_as_one(tmp_path, capsys, text):
     path = tmp_path / "t.tsv"
     path.write_text(text, encoding="utf-8")
     line = 1 if text.startswith("phrase") else 4
+    score = "score" if text.startswith("phrase") else "probability"  # as its header, if any, names it
     hint = r" is not a number: a header line\? A TSV table's header starts with '# ' and comes once, at its top"
     assert main(["paraphrases", "car", "--table", str(path)]) == 1
-    assert f"t.tsv:{line}: bad table row (score 'probability' is not a number: a header line? " in \
+    assert f"t.tsv:{line}: bad table row ({score} 'probability' is not a number: a header line? " in \
         capsys.readouterr().err
-    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: bad table row \(score 'probability'{hint}\)$"):
+    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: bad table row \({score} 'probability'{hint}\)$"):
         ParaphraseTable.from_tsv(path)
     path.write_text("car\tauto\t0.5\ncar\tvan\thigh\n", encoding="utf-8")  # a row further down: no hint
     with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score 'high' is not a number\)$"):
@@ -666,3 +667,21 @@ def test_a_negative_threshold_is_refused_by_every_reader_of_a_table(tmp_path):
         with pytest.raises(ConfigurationError, match=said):
             call()
     assert len(load_table(path, 0.0)) == len(load_table(path, -0.0)) == 1
+
+
+@pytest.mark.parametrize("name", ["t.tsv", "t.tsv.gz", "t.parquet"])
+def test_a_bad_score_is_named_as_the_table_names_it_in_every_format(tmp_path, name):
+    """Audit (tabletail): a bad row of a pivot table (its score named probability) was 'probability
+    nan is not a finite number' in Parquet but 'score 'nan' ...' in TSV, whose header names it too:
+    each reader now names the score as the table does (tables.headed), TSV and Parquet alike (a TSV
+    table's row 3 is its line 5, below its header and record; a query names a row by its phrase)."""
+    from paralign.paraphrases import ParaphraseTable, load_table
+
+    path = _write(tmp_path / name, parts=(ROWS[:2], [("big", "large", float("nan"), 3, 9)]))
+    readers = [lambda: list(iter_rows(path)), lambda: lookup(path, ["big"]), lambda: load_table(path)]
+    if name != "t.parquet":
+        readers.append(lambda: ParaphraseTable.from_tsv(path))
+    said = r"(:5: bad table row|: bad table row (3|of 'big')) \(probability '?nan'? is not a finite number\)$"
+    for read in readers:
+        with pytest.raises(FormatError, match=said):
+            read()

@@ -41,6 +41,7 @@ from .tables import (
     best_first,
     check_threshold,
     check_top_k,
+    headed,
     row_lines,
     row_score,
 )
@@ -225,11 +226,11 @@ class ParaphraseTable:
                 self.lowercase = case
 
         with open_text(path) as handle:
-            lines: Iterable[str] = without_bom(handle)
+            name, lines = headed(without_bom(handle))  # what the table names its score, for a bad row's error
             rows = row_lines(lines if progress is None else progress(lines), record, str(path))
             for count, (number, line) in enumerate(rows):
                 fields = line.split("\t", 3)  # the columns after the score are not read
-                score = row_score(fields, line, not count, path, number, unscored=True)
+                score = row_score(fields, line, not count, path, number, unscored=True, name=name)
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 if fields[0] != last:

@@ -25,6 +25,7 @@ whose public names are re-exported here too), or the in-memory `ParaphraseTable`
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -246,25 +247,40 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
                 yield row[0], row[1], row[2], list(row[3:])
         return
     with open_text(path) as handle:  # BOM: no part of a phrase
-        yield from tsv_rows(row_lines(without_bom(handle), source=str(path)), path, unscored=unscored)
+        score, lines = headed(without_bom(handle))
+        yield from tsv_rows(row_lines(lines, source=str(path)), path, unscored=unscored, score=score)
 
 
-def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *,
-             unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
+def headed(lines: Iterable[str]) -> tuple[str, Iterator[str]]:
+    """What a TSV table whose `lines` these are names its score (:func:`score_name` of its header's
+    names: ``probability`` in a pivot table), and the lines, all still to read (a pipe is read once):
+    a reader's bad row names its score as the table does, as a Parquet table's names it."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return score_name([]), lines
+    return score_name(_header_names(first)), itertools.chain([first], lines)
+
+
+def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *, unscored: bool = False,
+             score: str = "score") -> Iterator[tuple[str, str, Any, list[Any]]]:
     """:func:`iter_rows` of a TSV table's row `lines`, numbered as in the file: all of them
     (:func:`row_lines`), or those an index of the file found (``paralign serve``'s, which reads
-    only the rows of the phrase asked; :func:`lookup` `lines`)."""
+    only the rows of the phrase asked; :func:`lookup` `lines`); `score`: what the table names its
+    score (:func:`headed`), as a bad row's error names it."""
     for count, (number, line) in enumerate(lines):
         fields = line.split("\t")
-        score = row_score(fields, line, not count, path, number, unscored=unscored)  # first: a row of 1 field
-        yield fields[0], fields[1], score, fields[3:]
+        value = row_score(fields, line, not count, path, number, unscored=unscored, name=score)  # a row of 1 field
+        yield fields[0], fields[1], value, fields[3:]
 
 
 def row_score(fields: Sequence[str], line: str, first: bool, path: str | Path, number: int, *,
-              unscored: bool = False) -> float | None:
+              unscored: bool = False, name: str = "score") -> float | None:
     """The score of a TSV table's row `line` (line `number` of `path`, the `first` row or not) split
     into `fields` at its tabs: None for an unscored pair with `unscored` (two fields, or an empty third);
-    else :func:`score_field`'s. Any other row is a FormatError naming the file and line, worded
+    else :func:`score_field`'s. Any other row is a FormatError naming the file and line and the score
+    as the table `name`s it (:func:`headed`: ``probability`` in a pivot table, as its Parquet form's
+    error names it, where every TSV table's said ``score``), worded
     alike by every reader of a TSV table (:func:`tsv_rows`, and so ``paralign paraphrases``;
     :meth:`paralign.paraphrases.ParaphraseTable.from_tsv`, and so :func:`paralign.paraphrases.load_table`),
     which worded one row's fault two ways ('bad table row (score 'nan' is...)', 'score 'nan' is...')."""
@@ -277,7 +293,7 @@ def row_score(fields: Sequence[str], line: str, first: bool, path: str | Path, n
     try:
         return score_field(fields[2], line, first)
     except ValueError as exc:
-        raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
+        raise FormatError(f"bad table row ({name} {exc})", source=str(path), line=number) from None
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
@@ -323,7 +339,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                     rows.append({"paraphrase": row[1], score: row[2],
                                  **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True)
+        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True,
+                                                                                  score=score)
         for phrase, paraphrase, value, rest in rows_read:
             rows = found.get(keyed(phrase))
             if rows is not None:
