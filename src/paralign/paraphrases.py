@@ -205,8 +205,11 @@ def table_spec(spec: str) -> tuple[str, float | None]:
     command reads it: the path and the threshold (None: none given). ConfigurationError for a
     threshold that is no finite number, or one given to a built-in (``wordnet:0.5``, PPDB's own
     file): :func:`load_source` reads a table through it, and ``paralign paraphrases``, which
-    asks the file itself, takes the same specs."""
+    asks the file itself, takes the same specs. A spec that names no file (``''``, ``:0.5``) is one too:
+    its path, '', was read as the current folder ('.: is a directory')."""
     path, value = source_spec_parts(spec)
+    if not path.strip():
+        raise ConfigurationError(f"paraphrase source {spec!r} names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD")
     if value is None:
         return path, None
     try:

@@ -619,3 +619,19 @@ def test_a_negative_threshold_is_refused_naming_the_option(table, tmp_path, caps
     if command == "paraphrases":
         assert main(["paraphrases", "a car", "--table", f"{table}:-0", "--format", "json"]) == 0
         assert len(json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]) == 2
+
+
+@pytest.mark.parametrize("spec", ["", ":0.5", " ", " :0.5"])
+@pytest.mark.parametrize("command", ["paraphrases", "paraeval"])
+def test_a_table_spec_that_names_no_file_is_refused_naming_the_option(tmp_path, capsys, command, spec):
+    """Audit (tabletail): `--table :0.5` (and `paraphrases --table ''`) read the path '' as the current
+    folder, '.: is a directory, not a file', naming neither the option nor the spec. It is a usage error
+    naming both (paraphrases.table_spec)."""
+    text = tmp_path / "s.txt"
+    text.write_text("a car\n", encoding="utf-8")
+    argv = {"paraphrases": ["paraphrases", "a car", f"--table={spec}"],
+            "paraeval": ["paraeval", "-i", str(text), "-r", str(text), "--resources", "none", f"--table={spec}"]}
+    for form in ("text", "json"):
+        assert main([*argv[command], "--format", form]) == 2
+        assert capsys.readouterr().err == (f"paralign {command}: error: argument --table: paraphrase source {spec!r} "
+                                           "names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD\n")
