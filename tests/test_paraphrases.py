@@ -188,8 +188,9 @@ def test_a_threshold_given_to_a_built_in_source_is_named_as_such(tmp_path: Path,
     """`--table ppdb:0.5` said "ppdb: no such file", as if a file were meant: the built-in
     sources take no threshold (a file of that name still does)."""
     monkeypatch.chdir(tmp_path)
-    with pytest.raises(ConfigurationError, match=f"'{name}:0.5': the built-in {name} takes no threshold"):
-        load_source(f"{name}:0.5")
+    for value in ("0.5", "-1", "nan"):  # (tabletail) -1 and nan were named as bad thresholds, not as the built-in's
+        with pytest.raises(ConfigurationError, match=f"'{name}:{value}': the built-in {name} takes no threshold"):
+            load_source(f"{name}:{value}")
     (tmp_path / name).write_text("a\tb\t0.4\na\tc\t0.8\n", encoding="utf-8")
     assert load_source(f"{name}:0.5").paraphrases("a") == {"c": 0.8}
 

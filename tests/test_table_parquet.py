@@ -64,14 +64,44 @@ def test_a_table_whose_columns_are_named_otherwise_is_read_by_position_by_every_
     assert sorted(parquet_phrases(path)) == ["bus", "car"]
 
 
-def test_a_table_of_fewer_than_three_columns_is_refused_by_a_query_too(tmp_path) -> None:
+def test_a_table_of_one_column_is_refused_by_a_query_too(tmp_path) -> None:
     """A table of one column was refused by a query as 'not a Parquet table (no 'phrase' column)'
-    and by a scan as 'not a paraphrase table (1 column; ...)': one message now, as a scan says it."""
+    and by a scan as 'not a paraphrase table (1 column; ...)': one message now, as a scan says it,
+    naming the missing column."""
     path = _parquet(tmp_path / "t.parquet", {"phrase": ["a"]}, record=True)
-    for read in (lambda: lookup(path, ["a"]), lambda: list(iter_rows(path)), lambda: list(parquet_phrases(path))):
-        with pytest.raises(FormatError, match=re.escape(f"{path}: not a paraphrase table (1 column; expected at "
-                                                        "least 3: phrase, paraphrase, score)")):
+    for read in (lambda: lookup(path, ["a"]), lambda: list(iter_rows(path, unscored=True)),
+                 lambda: list(parquet_phrases(path))):
+        with pytest.raises(FormatError, match=re.escape(f"{path}: not a paraphrase table: no paraphrase column "
+                                                        "(1 column: 'phrase'; expected at least 2: phrase, "
+                                                        "paraphrase, then a score if scored)")):
             read()
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["built", "users"])
+def test_a_table_of_two_columns_is_unscored_pairs_as_a_tsv_table_of_two_fields_is(tmp_path, record, capsys) -> None:
+    """Audit (tabletail): a Parquet table of two columns (phrase, paraphrase) was refused by every
+    reader ('2 columns; expected at least 3'), while a TSV table of two fields a row was read as
+    unscored pairs. One rule: both are unscored pairs, to load_table, a query and `paralign
+    paraphrases` alike; a reader that wants scores (iter_rows without `unscored`, the pipelines')
+    refuses both, the Parquet table naming its missing score column and the file."""
+    pairs = {"phrase": ["car", "car", "bus"], "paraphrase": ["auto", "van", "coach"]}
+    path = _parquet(tmp_path / "t.parquet", pairs, record=record)
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("".join(f"{p}\t{q}\n" for p, q in zip(*pairs.values(), strict=True)), encoding="utf-8")
+    for table in (path, tsv):
+        assert dict(load_table(table).paraphrases("car")) == {"auto": None, "van": None}
+        assert [row[:3] for row in iter_rows(table, unscored=True)] == [("car", "auto", None), ("car", "van", None),
+                                                                        ("bus", "coach", None)]
+        assert lookup(table, ["car"])["car"] == [{"paraphrase": "auto", "score": None},
+                                                 {"paraphrase": "van", "score": None}]
+        assert main(["paraphrases", "car", "--table", str(table), "--format", "json"]) == 0
+        assert json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"] == [
+            {"paraphrase": "auto", "score": None}, {"paraphrase": "van", "score": None}]
+        with pytest.raises(FormatError, match=re.escape(str(table))):
+            list(iter_rows(table))
+    with pytest.raises(FormatError, match=re.escape(f"{path}: not a paraphrase table: no score column (2 columns: "
+                                                    "'phrase', 'paraphrase'; expected at least 3")):
+        list(iter_rows(path))
 
 
 def test_a_phrase_column_of_no_type_is_rows_without_a_phrase(tmp_path) -> None:

@@ -190,7 +190,7 @@ def test_a_parquet_table_without_a_phrase_column_is_a_format_error(tmp_path) -> 
     import pyarrow.parquet as pq
 
     pq.write_table(pa.table({"word": ["a"]}), tmp_path / "other.parquet")
-    with pytest.raises(FormatError, match=r"other\.parquet: not a paraphrase table \(1 column; expected at least 3"):
+    with pytest.raises(FormatError, match=r"other\.parquet: not a paraphrase table: no paraphrase column \(1 column"):
         lookup(tmp_path / "other.parquet", ["a"])
 
 
@@ -399,7 +399,7 @@ def test_a_probability_or_score_with_a_digit_group_mark_is_a_bad_row(tmp_path):
     path.write_text("a\tb\t0.5\nc\td\t0_5\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score '0_5' is not a number\)$"):
         list(iter_rows(path))
-    with pytest.raises(FormatError, match=r"t\.tsv:2: score '0_5' is not a number$"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score '0_5' is not a number\)$"):
         ParaphraseTable.from_tsv(path)
     with pytest.raises(ConfigurationError, match="'0_5' is not a threshold"):
         load_source(f"{tmp_path / 'missing.tsv'}:0_5")
@@ -421,14 +421,15 @@ def test_a_header_line_read_as_a_row_is_named_as_one(tmp_path, capsys, text):
     path = tmp_path / "t.tsv"
     path.write_text(text, encoding="utf-8")
     line = 1 if text.startswith("phrase") else 4
+    score = "score" if text.startswith("phrase") else "probability"  # as its header, if any, names it
     hint = r" is not a number: a header line\? A TSV table's header starts with '# ' and comes once, at its top"
     assert main(["paraphrases", "car", "--table", str(path)]) == 1
-    assert f"t.tsv:{line}: bad table row (score 'probability' is not a number: a header line? " in \
+    assert f"t.tsv:{line}: bad table row ({score} 'probability' is not a number: a header line? " in \
         capsys.readouterr().err
-    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: score 'probability'{hint}$"):
+    with pytest.raises(FormatError, match=rf"t\.tsv:{line}: bad table row \({score} 'probability'{hint}\)$"):
         ParaphraseTable.from_tsv(path)
     path.write_text("car\tauto\t0.5\ncar\tvan\thigh\n", encoding="utf-8")  # a row further down: no hint
-    with pytest.raises(FormatError, match=r"t\.tsv:2: score 'high' is not a number$"):
+    with pytest.raises(FormatError, match=r"t\.tsv:2: bad table row \(score 'high' is not a number\)$"):
         ParaphraseTable.from_tsv(path)
 
 
@@ -491,11 +492,9 @@ def test_a_negative_score_in_a_users_tsv_table_is_a_format_error_at_its_line(tmp
     path = tmp_path / "user.tsv"
     path.write_text(f"car\tauto\t0.5\ncar\tvehicle\t{score}\n", encoding="utf-8")
     where = re.escape(f"{path}:2: ")
-    for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"])):
+    for read in (lambda: list(iter_rows(path)), lambda: lookup(path, ["car"]),
+                 lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
         with pytest.raises(FormatError, match=where + re.escape(f"bad table row (score {score!r} is negative")):
-            read()
-    for read in (lambda: ParaphraseTable.from_tsv(path), lambda: load_table(path)):
-        with pytest.raises(FormatError, match=where + re.escape(f"score {score!r} is negative")):
             read()
     path.write_text("car\tauto\t3\ncar\tvehicle\t-0.0\ncar\tlorry\t1.5\n", encoding="utf-8")
     assert [row["score"] for row in lookup(path, ["car"])["car"]] == [3.0, 1.5, -0.0]
@@ -603,3 +602,86 @@ def test_a_tsv_header_naming_the_phrase_and_paraphrase_elsewhere_is_refused(tmp_
     path.write_text("# phrase\tparaphrase\tscore\n# paraphrase\tphrase\ta comment below the header\n"
                     "car\tauto\t0.5\n", encoding="utf-8")
     assert lookup(path, ["car"])["car"] == [{"paraphrase": "auto", "score": 0.5}]
+
+
+@pytest.mark.parametrize(("row", "said"), [
+    ("car\tauto\tnan", "bad table row (score 'nan' is not a finite number)"),
+    ("car\tauto\t-1", "bad table row (score '-1' is negative: "),
+    ("car\tauto\tabc", "bad table row (score 'abc' is not a number)"),
+    ("car", "bad table row (1 TAB-separated field; expected at least 2: phrase, paraphrase, and a score if scored)"),
+])
+def test_a_bad_row_is_worded_alike_by_load_table_and_paraphrases(tmp_path, capsys, row, said):
+    """Audit (tabletail): a TSV table's bad row was worded two ways, 'bad table row (score 'nan' is
+    not a finite number)' by `paralign paraphrases` (tables.tsv_rows) and 'score 'nan' is not a
+    finite number' by load_table (from_tsv: every other command's --table), a row of one field
+    'expected phrase<TAB>paraphrase[<TAB>score]'. One function words them (tables.row_score)."""
+    from paralign.cli import main
+    from paralign.paraphrases import load_table
+
+    table = tmp_path / "t.tsv"
+    table.write_text(f"big\tlarge\t0.5\n{row}\n", encoding="utf-8")
+    expected = f"{table}:2: {said}"
+    with pytest.raises(FormatError) as loaded:
+        load_table(table)
+    with pytest.raises(FormatError) as looked_up:
+        lookup(table, ["car"])
+    assert str(loaded.value).startswith(expected) and str(looked_up.value) == str(loaded.value)
+    assert main(["paraphrases", "car", "--table", str(table), "--format", "json"]) == 1
+    assert capsys.readouterr().err == f"paralign paraphrases: error: {loaded.value}\n"
+
+
+def test_a_parquet_tables_bad_score_is_worded_as_a_tsv_tables_and_its_first_is_named(tmp_path):
+    """A Parquet row's bad score is worded as a TSV row's (table_parquet.score_fault), and the
+    first bad row is named: an infinite score was looked for before a negative one, so a table
+    whose row 2 was negative and row 3 infinite was refused at row 3."""
+    import pyarrow.parquet as pq
+
+    path = tmp_path / "t.parquet"
+    pq.write_table(pa.table({"phrase": ["a", "b", "c"], "paraphrase": ["x", "y", "z"],
+                             "score": [0.5, -2.0, float("inf")]}), path)
+    tsv = tmp_path / "t.tsv"
+    tsv.write_text("a\tx\t0.5\nb\ty\t-2.0\nc\tz\tinf\n", encoding="utf-8")
+    with pytest.raises(FormatError) as parquet:
+        list(iter_rows(path))
+    with pytest.raises(FormatError) as text:
+        list(iter_rows(tsv))
+    assert str(parquet.value) == f"{path}: bad table row 2 (score -2.0 is negative: a table's score (p(e2|e1), a " \
+                                 "count or a user's score) is 0 or more)"
+    assert str(text.value) == f"{tsv}:2: bad table row (score '-2.0' is negative: a table's score (p(e2|e1), a " \
+                              "count or a user's score) is 0 or more)"
+
+
+def test_a_negative_threshold_is_refused_by_every_reader_of_a_table(tmp_path):
+    """Audit (tabletail): a threshold below 0 keeps every row, as none does (no table's score is
+    below 0), and was taken without a word; it is refused as NaN is (check_threshold), saying
+    what a threshold may be."""
+    from paralign.paraphrases import ParaphraseTable, load_source, load_table
+
+    path = tmp_path / "t.tsv"
+    path.write_text("car\tauto\t0.5\n", encoding="utf-8")
+    said = re.escape("has a threshold below 0 (-1.0), which keeps every row, as none does (a table's scores are 0 "
+                     "or more): use a number of 0 or more, such as 0.5")
+    for call in (lambda: load_table(path, -1.0), lambda: load_source(f"{path}:-1"), lambda: lookup(path, ["car"],
+                 threshold=-1.0), lambda: ParaphraseTable.from_tsv(path, threshold=-1.0),
+                 lambda: ParaphraseTable.from_tsv(path).filtered(-1.0)):
+        with pytest.raises(ConfigurationError, match=said):
+            call()
+    assert len(load_table(path, 0.0)) == len(load_table(path, -0.0)) == 1
+
+
+@pytest.mark.parametrize("name", ["t.tsv", "t.tsv.gz", "t.parquet"])
+def test_a_bad_score_is_named_as_the_table_names_it_in_every_format(tmp_path, name):
+    """Audit (tabletail): a bad row of a pivot table (its score named probability) was 'probability
+    nan is not a finite number' in Parquet but 'score 'nan' ...' in TSV, whose header names it too:
+    each reader now names the score as the table does (tables.headed), TSV and Parquet alike (a TSV
+    table's row 3 is its line 5, below its header and record; a query names a row by its phrase)."""
+    from paralign.paraphrases import ParaphraseTable, load_table
+
+    path = _write(tmp_path / name, parts=(ROWS[:2], [("big", "large", float("nan"), 3, 9)]))
+    readers = [lambda: list(iter_rows(path)), lambda: lookup(path, ["big"]), lambda: load_table(path)]
+    if name != "t.parquet":
+        readers.append(lambda: ParaphraseTable.from_tsv(path))
+    said = r"(:5: bad table row|: bad table row (3|of 'big')) \(probability '?nan'? is not a finite number\)$"
+    for read in readers:
+        with pytest.raises(FormatError, match=said):
+            read()

@@ -41,8 +41,9 @@ from .tables import (
     best_first,
     check_threshold,
     check_top_k,
+    headed,
     row_lines,
-    score_field,
+    row_score,
 )
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
@@ -225,18 +226,11 @@ class ParaphraseTable:
                 self.lowercase = case
 
         with open_text(path) as handle:
-            lines: Iterable[str] = without_bom(handle)
+            name, lines = headed(without_bom(handle))  # what the table names its score, for a bad row's error
             rows = row_lines(lines if progress is None else progress(lines), record, str(path))
             for count, (number, line) in enumerate(rows):
                 fields = line.split("\t", 3)  # the columns after the score are not read
-                if len(fields) < 2:
-                    raise FormatError("expected phrase<TAB>paraphrase[<TAB>score]", source=str(path), line=number)
-                score: Score = None
-                if len(fields) >= 3 and fields[2] and not fields[2].isspace():
-                    try:
-                        score = score_field(fields[2], line, not count)
-                    except ValueError as exc:
-                        raise FormatError(f"score {exc}", source=str(path), line=number) from None
+                score = row_score(fields, line, not count, path, number, unscored=True, name=name)
                 if threshold is not None and score is not None and score < threshold:
                     continue
                 if fields[0] != last:

@@ -205,8 +205,11 @@ def table_spec(spec: str) -> tuple[str, float | None]:
     command reads it: the path and the threshold (None: none given). ConfigurationError for a
     threshold that is no finite number, or one given to a built-in (``wordnet:0.5``, PPDB's own
     file): :func:`load_source` reads a table through it, and ``paralign paraphrases``, which
-    asks the file itself, takes the same specs."""
+    asks the file itself, takes the same specs. A spec that names no file (``''``, ``:0.5``) is one too:
+    its path, '', was read as the current folder ('.: is a directory')."""
     path, value = source_spec_parts(spec)
+    if not path.strip():
+        raise ConfigurationError(f"paraphrase source {spec!r} names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD")
     if value is None:
         return path, None
     try:
@@ -216,7 +219,6 @@ def table_spec(spec: str) -> tuple[str, float | None]:
             f"paraphrase source {spec!r}: no such file, and {value!r} is not a threshold "
             "(use ppdb, wordnet, PATH or PATH:THRESHOLD)"
         ) from None
-    check_threshold(threshold, f"paraphrase source {spec!r}")
     if path in BUILT_IN_SOURCES and not Path(path).exists():  # not "ppdb: no such file"
         raise ConfigurationError(f"paraphrase source {spec!r}: the built-in {path} takes no threshold "
                                  "(a threshold is a table file's: PATH:THRESHOLD)")
@@ -224,6 +226,7 @@ def table_spec(spec: str) -> tuple[str, float | None]:
         raise ConfigurationError(f"paraphrase source {spec!r}: the built-in ppdb takes no threshold; "
                                  f"{Path(path).name} is PPDB's own file, read as the built-in ppdb, "
                                  "whose pairs have no score")
+    check_threshold(threshold, f"paraphrase source {spec!r}")  # after: no threshold of a built-in is one to mend
     return path, threshold
 
 

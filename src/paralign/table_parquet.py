@@ -8,6 +8,7 @@ statistics can hold it. Moved out of :mod:`paralign.tables` (600 lines).
 from __future__ import annotations
 
 import functools
+import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
@@ -27,6 +28,16 @@ GROUPS_AT_ONCE = 4  # row groups a query holds in memory at once (262,144 rows),
 #: paraphrases) or a user's score, never below 0 (graded ParaEval gave one full credit). Above 1
 #: is kept: a count or a user's score is one, and a pivot sum can round past 1.
 NEGATIVE = "is negative: a table's score (p(e2|e1), a count or a user's score) is 0 or more"
+
+
+def score_fault(score: float) -> str | None:
+    """Why a table file's row is refused for its `score` (read as a float), None when it is not: not
+    finite (NaN would pass every threshold test unnoticed) or negative (:data:`NEGATIVE`). The one
+    wording of a TSV row's score (:func:`paralign.tables.score_field`) and a Parquet row's
+    (:func:`checked_batch`)."""
+    if not math.isfinite(score):
+        return "is not a finite number"
+    return NEGATIVE if score < 0 else None
 
 
 #: What a Parquet file starts and ends with.
@@ -93,27 +104,39 @@ def check_column_names(names: Sequence[str], path: str | Path | None, line: int 
                               source=None if path is None else str(path), line=line)
 
 
-def check_columns(schema: pa.Schema, path: str | Path) -> None:
+#: The name of the score of a table of two columns (phrase, paraphrase: unscored pairs), as
+#: :func:`paralign.tables.score_name` calls a score that no header names.
+UNSCORED_NAME = "score"
+
+
+def check_columns(schema: pa.Schema, path: str | Path, *, scored: bool = False) -> None:
     """FormatError naming `path` unless a Parquet table of `schema` is read as it says: at least
-    three columns (phrase, paraphrase, score, then any others, read by position as a TSV table's
-    fields), the first two text, the third numbers, and no column named ``phrase`` or
+    two columns (phrase, paraphrase, then a score and any others, read by position as a TSV table's
+    fields), the first two text, the third, when there, numbers, and no column named ``phrase`` or
     ``paraphrase`` where it is not read from (:func:`check_column_names`). A table of columns
     paraphrase, phrase, probability (pandas writes any order) was read with its paraphrases as
-    phrases, silently; one named otherwise (``src``, ``tgt``, ``p``) is read by position. The
-    check of every reader (:func:`_checked_parquet`: a scan, a query by phrase, :func:`parquet_phrases`)."""
+    phrases, silently; one named otherwise (``src``, ``tgt``, ``p``) is read by position. A table of
+    two columns is unscored pairs, as a TSV table's rows of two fields are (it was refused, while the
+    TSV table was read): refused, naming the missing score column, only where a reader wants scores
+    (`scored`: :func:`paralign.tables.iter_rows` without `unscored`). The check of every reader
+    (:func:`_checked_parquet`: a scan, a query by phrase, :func:`parquet_phrases`)."""
     import pyarrow as pa
 
     names = schema.names
-    if len(names) < 3:
-        raise FormatError(f"not a paraphrase table ({counted(len(names), 'column')}; expected at least 3: "
-                          "phrase, paraphrase, score)", source=str(path))
+    least = 3 if scored else 2
+    if len(names) < least:
+        missing = ("phrase", "paraphrase", "score")[len(names)]
+        raise FormatError(f"not a paraphrase table: no {missing} column ({counted(len(names), 'column')}"
+                          f"{': ' if names else ''}{', '.join(map(repr, names))}; expected at least {least}: "
+                          f"phrase, paraphrase{', score' if scored else ', then a score if scored'})",
+                          source=str(path))
     check_column_names(names, path)
     for k in (0, 1):
         kind = schema.field(k).type
         kind = kind.value_type if pa.types.is_dictionary(kind) else kind
         if not (pa.types.is_string(kind) or pa.types.is_large_string(kind) or pa.types.is_null(kind)):
             raise FormatError(f"not a paraphrase table: its column {names[k]!r} holds {kind}, not text", source=str(path))
-    kind = schema.field(2).type  # null: a table written from no rows (its rows, if any, are refused one by one)
+    kind = schema.field(2).type if len(names) > 2 else pa.null()  # null: no score (written from no rows)
     if not (pa.types.is_floating(kind) or pa.types.is_integer(kind) or pa.types.is_null(kind)):
         raise FormatError(f"not a paraphrase table: its column {names[2]!r} holds {kind}, not numbers",
                           source=str(path))
@@ -140,33 +163,34 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
     for k in (0, 1):
         if batch.column(k).null_count:
             bad(pc.index(pc.is_null(batch.column(k)), True).as_py(), f"no {names[k]}")
+    if batch.num_columns == 2:  # unscored pairs (check_columns refused them to a reader wanting scores)
+        batch = batch.append_column(UNSCORED_NAME, pa.nulls(batch.num_rows, pa.float64()))
+        names = batch.schema.names
     probability = batch.column(2)
     probability = probability.cast(pa.float64())
     if probability.null_count and not unscored:
         bad(pc.index(pc.is_null(probability), True).as_py(), f"no {names[2]}")
     # no Python value to pc while rows are good: pa.scalar imports pandas (0.4 s of a query)
     infinite = pc.invert(pc.is_finite(probability))  # null where the score is: any() skips it
-    if pc.any(infinite).as_py():
-        index = pc.index(infinite, True).as_py()
-        bad(index, f"{names[2]} {probability[index].as_py()!r} is not a finite number")
     lowest = pc.min(probability).as_py()  # None: every score null
-    if lowest is not None and lowest < 0:
-        index = pc.index(pc.less(probability, 0.0), True).as_py()
-        bad(index, f"{names[2]} {probability[index].as_py()!r} {NEGATIVE}")
+    if pc.any(infinite).as_py() or (lowest is not None and lowest < 0):
+        index = pc.index(pc.or_(infinite, pc.less(probability, 0.0)), True).as_py()  # the first bad row
+        value = probability[index].as_py()
+        bad(index, f"{names[2]} {value!r} {score_fault(value)}")
     return batch.set_column(2, names[2], probability)
 
 
-def _checked_parquet(path: str | Path) -> Any:
-    """:func:`_open_parquet`, its columns checked (:func:`check_columns`): every reader's opening, so a
-    table is checked once, before its first batch, even one with no rows (:func:`checked_batch`, given
-    only these readers' batches, checks the rows)."""
+def _checked_parquet(path: str | Path, *, scored: bool = False) -> Any:
+    """:func:`_open_parquet`, its columns checked (:func:`check_columns`, a score column required when
+    `scored`): every reader's opening, so a table is checked once, before its first batch, even one with
+    no rows (:func:`checked_batch`, given only these readers' batches, checks the rows)."""
     table_file = _open_parquet(path)
-    check_columns(table_file.schema_arrow, path)
+    check_columns(table_file.schema_arrow, path, scored=scored)
     return table_file
 
 
-def _parquet_batches(path: str | Path) -> Iterable[Any]:
-    table_file = _checked_parquet(path)
+def _parquet_batches(path: str | Path, *, scored: bool = False) -> Iterable[Any]:
+    table_file = _checked_parquet(path, scored=scored)
     try:
         return table_file.iter_batches()
     except (OSError, ValueError) as exc:

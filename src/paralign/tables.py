@@ -25,6 +25,7 @@ whose public names are re-exported here too), or the in-memory `ParaphraseTable`
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -52,6 +53,7 @@ from .table_parquet import check_columns as check_columns
 from .table_parquet import checked_batch as checked_batch
 from .table_parquet import is_parquet_file as is_parquet_file
 from .table_parquet import parquet_phrases as parquet_phrases
+from .table_parquet import score_fault as score_fault
 from .table_writer import METADATA_KEY as METADATA_KEY
 from .table_writer import METADATA_LINE as METADATA_LINE
 from .table_writer import PARQUET_SUFFIXES as PARQUET_SUFFIXES
@@ -78,19 +80,28 @@ def score_field(text: str, line: str, first: bool) -> float:
     except ValueError:
         header = ": a header line? A TSV table's header starts with '# ' and comes once, at its top"
         raise ValueError(f"{text!r} is not a number" + (header if first or line.startswith("#") else "")) from None
-    if not math.isfinite(score) or score < 0:  # NaN would pass every threshold test unnoticed
-        raise ValueError(f"{text!r} {NEGATIVE if score < 0 else 'is not a finite number'}")
+    fault = score_fault(score)
+    if fault is not None:
+        raise ValueError(f"{text!r} {fault}")
     return score
 
 
 def check_threshold(threshold: object, what: str) -> None:
-    """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number,
-    naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf none,
-    and a str such as '0.5' was a TypeError at the first scored row."""
+    """ConfigurationError unless a `threshold` on table rows' scores is None or a finite number of
+    0 or more, naming `what` (a table, a source spec): NaN keeps every row (no score is below it), inf
+    none, a str such as '0.5' was a TypeError at the first scored row, and a negative one (``t.tsv:-1``)
+    was taken and kept every row, as no threshold does: no table's score is below 0 (:data:`NEGATIVE`)."""
     if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, Real)
                                   or not math.isfinite(threshold)):
         raise ConfigurationError(f"{what} has a threshold that is not a finite number "
-                                 f"({shown_value(threshold)}): use a number such as 0.5")
+                                 f"({shown_value(threshold)}): {THRESHOLDS}")
+    if threshold is not None and threshold < 0:
+        raise ConfigurationError(f"{what} has a threshold below 0 ({shown_value(threshold)}), which keeps every "
+                                 f"row, as none does (a table's scores are 0 or more): {THRESHOLDS}")
+
+
+#: What a threshold on a table's scores may be (:func:`check_threshold`).
+THRESHOLDS = "use a number of 0 or more, such as 0.5"
 
 
 def check_top_k(top_k: object) -> int | None:
@@ -224,38 +235,65 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
     field, or with one that is not finite or is negative (:func:`score_field`), raises FormatError
     naming the file and line. With `unscored` a row of two fields or with an empty third one is an
     unscored pair (probability None), as the paraphrase sources read a user's table
-    (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`); the pipelines keep the default."""
+    (:meth:`paralign.paraphrases.ParaphraseTable.from_tsv`), and so is every row of a Parquet table of
+    two columns (:func:`~paralign.table_parquet.check_columns`: one rule for both formats); the
+    pipelines keep the default, which refuses such a table, naming its missing score column."""
     if is_parquet_file(path):
         number = 1
-        for batch in _parquet_batches(path):
+        for batch in _parquet_batches(path, scored=not unscored):
             columns = [column.to_pylist() for column in checked_batch(batch, path, number, unscored=unscored).columns]
             number += batch.num_rows
             for row in zip(*columns, strict=True):
                 yield row[0], row[1], row[2], list(row[3:])
         return
     with open_text(path) as handle:  # BOM: no part of a phrase
-        yield from tsv_rows(row_lines(without_bom(handle), source=str(path)), path, unscored=unscored)
+        score, lines = headed(without_bom(handle))
+        yield from tsv_rows(row_lines(lines, source=str(path)), path, unscored=unscored, score=score)
 
 
-def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *,
-             unscored: bool = False) -> Iterator[tuple[str, str, Any, list[Any]]]:
+def headed(lines: Iterable[str]) -> tuple[str, Iterator[str]]:
+    """What a TSV table whose `lines` these are names its score (:func:`score_name` of its header's
+    names: ``probability`` in a pivot table), and the lines, all still to read (a pipe is read once):
+    a reader's bad row names its score as the table does, as a Parquet table's names it."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return score_name([]), lines
+    return score_name(_header_names(first)), itertools.chain([first], lines)
+
+
+def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *, unscored: bool = False,
+             score: str = "score") -> Iterator[tuple[str, str, Any, list[Any]]]:
     """:func:`iter_rows` of a TSV table's row `lines`, numbered as in the file: all of them
     (:func:`row_lines`), or those an index of the file found (``paralign serve``'s, which reads
-    only the rows of the phrase asked; :func:`lookup` `lines`)."""
+    only the rows of the phrase asked; :func:`lookup` `lines`); `score`: what the table names its
+    score (:func:`headed`), as a bad row's error names it."""
     for count, (number, line) in enumerate(lines):
         fields = line.split("\t")
-        if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
-            yield fields[0], fields[1], None, fields[3:]
-            continue
-        if len(fields) < 3:
-            expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
-            raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
-                              f"{expected})", source=str(path), line=number)
-        try:
-            probability = score_field(fields[2], line, not count)
-        except ValueError as exc:
-            raise FormatError(f"bad table row (score {exc})", source=str(path), line=number) from None
-        yield fields[0], fields[1], probability, fields[3:]
+        value = row_score(fields, line, not count, path, number, unscored=unscored, name=score)  # a row of 1 field
+        yield fields[0], fields[1], value, fields[3:]
+
+
+def row_score(fields: Sequence[str], line: str, first: bool, path: str | Path, number: int, *,
+              unscored: bool = False, name: str = "score") -> float | None:
+    """The score of a TSV table's row `line` (line `number` of `path`, the `first` row or not) split
+    into `fields` at its tabs: None for an unscored pair with `unscored` (two fields, or an empty third);
+    else :func:`score_field`'s. Any other row is a FormatError naming the file and line and the score
+    as the table `name`s it (:func:`headed`: ``probability`` in a pivot table, as its Parquet form's
+    error names it, where every TSV table's said ``score``), worded
+    alike by every reader of a TSV table (:func:`tsv_rows`, and so ``paralign paraphrases``;
+    :meth:`paralign.paraphrases.ParaphraseTable.from_tsv`, and so :func:`paralign.paraphrases.load_table`),
+    which worded one row's fault two ways ('bad table row (score 'nan' is...)', 'score 'nan' is...')."""
+    if unscored and len(fields) >= 2 and (len(fields) == 2 or not fields[2].strip()):
+        return None
+    if len(fields) < 3:
+        expected = "2: phrase, paraphrase, and a score if scored" if unscored else "3: phrase, paraphrase, score"
+        raise FormatError(f"bad table row ({counted(len(fields), 'TAB-separated field')}; expected at least "
+                          f"{expected})", source=str(path), line=number)
+    try:
+        return score_field(fields[2], line, first)
+    except ValueError as exc:
+        raise FormatError(f"bad table row ({name} {exc})", source=str(path), line=number) from None
 
 
 def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *,
@@ -301,7 +339,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                     rows.append({"paraphrase": row[1], score: row[2],
                                  **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True)
+        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True,
+                                                                                  score=score)
         for phrase, paraphrase, value, rest in rows_read:
             rows = found.get(keyed(phrase))
             if rows is not None:

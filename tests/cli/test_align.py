@@ -605,7 +605,8 @@ def test_a_bad_similarity_source_is_one_error_before_the_batch(tmp_path: Path, c
     assert main(["align", str(pairs), "--similarity", str(table)]) == 1  # its contents: a data error
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.splitlines() == [f"paralign align: error: {table}:2: score 'nan' is not a finite number"]
+    assert captured.err.splitlines() == [f"paralign align: error: {table}:2: bad table row (score 'nan' is not a finite "
+                                         "number)"]
 
 
 @pytest.mark.parametrize("command", ["align", "evaluate-aligner", "tune-aligner"])

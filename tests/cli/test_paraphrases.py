@@ -593,3 +593,45 @@ def test_a_built_in_source_shows_the_key_it_was_asked_with(name, capsys):
     assert (entry["phrase"], entry["looked_up_as"]) == ("Cars", "cars") and entry["paraphrases"]
     assert main(["paraphrases", "cars", "--table", name, "--format", "json"]) == 0
     assert "looked_up_as" not in json.loads(capsys.readouterr().out)["phrases"][0]
+
+
+@pytest.mark.parametrize("threshold", ["-1", "-0.5", "-1e-9"])
+@pytest.mark.parametrize("command", ["paraphrases", "paraeval", "align"])
+def test_a_negative_threshold_is_refused_naming_the_option(table, tmp_path, capsys, command, threshold):
+    """Audit (tabletail): `--table t.parquet:-1` (PATH:THRESHOLD, the rows scored at least THRESHOLD)
+    was taken, and kept every row, as no threshold does: a table's scores are 0 or more. It is a
+    usage error naming the option and what a threshold may be, before any table loads, text or JSON;
+    -0 is 0, kept."""
+    text = tmp_path / "s.txt"
+    text.write_text("a car\n", encoding="utf-8")
+    spec = f"{table}:{threshold}"
+    argv = {"paraphrases": ["paraphrases", "a car", "--table", spec],
+            "paraeval": ["paraeval", "-i", str(text), "-r", str(text), "--resources", "none", "--table", spec],
+            "align": ["align", str(tmp_path / "no-such-pairs.tsv"), "--similarity", f"wordnet+{spec}"]}[command]
+    option = "--similarity" if command == "align" else "--table"
+    for form in ("text", "json"):
+        assert main([*argv, "--format", form]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == (f"paralign {command}: error: argument {option}: paraphrase source {spec!r} has a "
+                                f"threshold below 0 ({float(threshold)!r}), which keeps every row, as none does (a "
+                                "table's scores are 0 or more): use a number of 0 or more, such as 0.5\n")
+    if command == "paraphrases":
+        assert main(["paraphrases", "a car", "--table", f"{table}:-0", "--format", "json"]) == 0
+        assert len(json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]) == 2
+
+
+@pytest.mark.parametrize("spec", ["", ":0.5", " ", " :0.5"])
+@pytest.mark.parametrize("command", ["paraphrases", "paraeval"])
+def test_a_table_spec_that_names_no_file_is_refused_naming_the_option(tmp_path, capsys, command, spec):
+    """Audit (tabletail): `--table :0.5` (and `paraphrases --table ''`) read the path '' as the current
+    folder, '.: is a directory, not a file', naming neither the option nor the spec. It is a usage error
+    naming both (paraphrases.table_spec)."""
+    text = tmp_path / "s.txt"
+    text.write_text("a car\n", encoding="utf-8")
+    argv = {"paraphrases": ["paraphrases", "a car", f"--table={spec}"],
+            "paraeval": ["paraeval", "-i", str(text), "-r", str(text), "--resources", "none", f"--table={spec}"]}
+    for form in ("text", "json"):
+        assert main([*argv[command], "--format", form]) == 2
+        assert capsys.readouterr().err == (f"paralign {command}: error: argument --table: paraphrase source {spec!r} "
+                                           "names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD\n")

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 
 from ..errors import ConfigurationError
-from ..paraphrases import ParaphraseTable, source_spec_parts
+from ..paraphrases import ParaphraseTable, source_spec_parts, table_spec
 from ._common import input_name, is_stdin, positive_int, read_once, warn
 from ._metavars import LIST, TABLE, N
 
@@ -78,13 +78,27 @@ def check_table_names(option: str, specs: Sequence[str], *, sources: bool = Fals
     """A usage error naming `option` and the file, before any table loads, for a table spec
     (``PATH[:THRESHOLD]``; with `sources`, each part of a ``+``-joined --similarity spec) whose
     file's name a signature cannot write: one holding ``|`` (the library's own check where it
-    writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option)."""
+    writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option),
+    or whose threshold is none (:func:`option_table_spec`)."""
     from ..metrics.paraeval.signature import TABLE_PART
     from ..signature import file_name_part
 
     for spec in specs:
         for part in spec.split("+") if sources else [spec]:
+            option_table_spec(option, part)
             file_name_part(source_spec_parts(part)[0], TABLE_PART, option=option)
+
+
+def option_table_spec(option: str, spec: str) -> tuple[str, float | None]:
+    """:func:`paralign.paraphrases.table_spec` of `spec`, given as `option`: its path and threshold, or
+    its ConfigurationError (a threshold that is not a number, is not finite or is below 0, or is
+    given to a built-in) naming the option, as argparse names it (``argument --table: ...``). The
+    library's check names no option, and ran only when the table loaded: ``t.parquet:-1`` was taken,
+    keeping every row."""
+    try:
+        return table_spec(spec)
+    except ConfigurationError as exc:
+        raise ConfigurationError(f"argument {option}: {exc}") from None
 
 
 def table_path(spec: str) -> tuple[str, str, str]:

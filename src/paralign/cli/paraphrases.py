@@ -111,13 +111,14 @@ def phrases_of(args: argparse.Namespace, table_path: str) -> tuple[list[str], li
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..paraphrases import built_in_named, load_source, lookup_source, table_spec
+    from ..paraphrases import built_in_named, load_source, lookup_source
     from ..phrase_keys import lookup_held
     from ..tables import score_column
+    from ._table_options import option_table_spec
 
     built_in = built_in_named(args.table)
     # PATH:THRESHOLD, as every command that reads a table takes it (checked before any phrase is read)
-    table_path, threshold = (args.table, None) if built_in is not None else table_spec(args.table)
+    table_path, threshold = (args.table, None) if built_in is not None else option_table_spec("--table", args.table)
     phrases, problems = phrases_of(args, table_path)
     for problem in problems:
         warn_item(f"{problem['file']}:{problem['line']}: {problem['reason']}")
