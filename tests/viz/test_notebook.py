@@ -41,9 +41,10 @@ from paralign.similarity.scores import SimilarityBatch
 from paralign.similarity.sts import StsFileResult, StsReport, sts_from_scores
 from paralign.viz import notebook
 from paralign.viz.grid import alignment_grid
-from paralign.viz.lattice import MAX_SIDE, lattice_drawing
+from paralign.viz.lattice import lattice_drawing
 from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView
+from paralign.viz.svg import MAX_SIDE
 
 display = pytest.importorskip("IPython.core.formatters", reason="IPython (the dev extra) is not installed")
 

@@ -200,7 +200,7 @@ def _shown_alignment(item: AlignedSentences | Alignment, kind: str) -> Picture |
 def drawing(lattice: Lattice) -> Picture:
     """The drawing of `lattice`, as a picture that shows itself in a notebook, with how to read
     it and its size under it. ConfigurationError when it is too large to draw
-    (:data:`.lattice.MAX_SIDE`), naming what to write instead."""
+    (:data:`.svg.MAX_SIDE`), naming what to write instead."""
     notes = (_note(lattice_key(lattice)),
              _note(f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"))
     return Picture(_identified(lambda ident: lattice_drawing(lattice, ident=ident), "lattice"), notes)
