@@ -1281,3 +1281,24 @@ def test_the_summary_counts_a_gold_files_pairs_not_input_lines(tmp_path: Path, c
     pairs.write_text("A b .\tA b .\n\n", encoding="utf-8")
     main(["align", str(pairs), "--aligner", "exact"])
     assert f"{pairs}: 1 of 2 input lines bad" in capsys.readouterr().err
+
+
+def test_align_svg_refuses_a_pair_too_large_to_draw_and_draws_the_others(tmp_path: Path, capsys) -> None:
+    """A pair of 3,000 words a side was drawn 72,084 x 72,125 px, which no SVG renderer draws.
+    Alone it is now a usage error, as `lattice draw` of a lattice too large to draw (exit 2,
+    nothing written; text and json write its links); among several, it is reported with its line
+    and no file, and the other pairs are drawn (a batch never loses the others for one)."""
+    words = " ".join(["w"] * 3000)
+    one = tmp_path / "long.tsv"
+    one.write_text(f"{words}\t{words}\n", encoding="utf-8")
+    assert main(["align", str(one), "--tokenized", "--aligner", "exact", "--format", "svg"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "too large to draw" in captured.err and "--format text" in captured.err
+    two = tmp_path / "two.tsv"
+    two.write_text(f"{words}\t{words}\nThe cat\tthe cat\n", encoding="utf-8")
+    target = tmp_path / "pics" / "pair.svg"
+    target.parent.mkdir()
+    assert main(["align", str(two), "--tokenized", "--aligner", "exact", "--format", "svg", "-o", str(target)]) == 0
+    err = capsys.readouterr().err
+    assert f"{two}:1: a pair of 3,000 and 3,000 words is too large to draw" in err and "1 of 2" in err
+    assert sorted(p.name for p in target.parent.iterdir()) == ["pair-2.svg"]

@@ -217,6 +217,17 @@ def test_a_lattice_too_large_to_draw_says_why_and_what_to_write_instead(shell) -
     assert "too large to draw" in said and "Lattice.to_dot" in said and f"{MAX_SIDE:,}" in said
 
 
+def test_a_pair_too_large_to_draw_says_why_as_a_lattice_does(shell) -> None:
+    """A pair of 3,000 words a side was drawn 72,084 px wide in the cell; now its HTML says why
+    not and what to write instead, and it has no SVG, as a lattice too large to draw."""
+    words = tuple(["w"] * 3000)
+    pair = AlignedSentences(Sentence.plain(words), Sentence.plain(words), Alignment.from_links([(0, 0)]))
+    data = _format(shell, pair)
+    assert set(data) == {TEXT, HTML}
+    said = "".join(_parsed(data[HTML]).itertext())
+    assert "too large to draw" in said and "--format text" in said and f"{MAX_SIDE:,}" in said
+
+
 # -- scores --------------------------------------------------------------------------------------------
 def _sts_file(word: str = "sts.tsv", sentence: str = "a cat") -> StsFileResult:
     evaluation = sts_from_scores([0.2, 0.9, 0.8], [1.0, 3.0, 5.0], signal="sultan2014")

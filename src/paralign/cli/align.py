@@ -16,8 +16,9 @@ with every pair's grid and lines (html). A malformed input line or an empty sent
 reported on stderr with its line number and gives an EMPTY output line (text) or an object
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
-bad, 2 for svg to stdout with several pairs or for -o FILE whose suffix names another
-format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
+bad, 2 for svg to stdout with several pairs, for svg of one pair too large to draw (over
+32,767 px a side: of several, it is reported and the others drawn; html says why in its
+place) or for -o FILE whose suffix names another format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
 format but text (Pharaoh lines for scripts) carries the settings' signature: json in each
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
 picture's <desc> (nothing drawn); it says tok:none for a pair on the input's own tokens
@@ -177,8 +178,13 @@ def run(args: argparse.Namespace) -> int:
                     "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
                     "(one page for all pairs)")
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
-            WRITERS[args.format](args, list(_counted(progress(results, "aligning", total=len(listed)),
-                                                     name, counts, shown)))
+            done = list(_counted(progress(results, "aligning", total=len(listed)), name, counts, shown))
+            if args.format == "svg":
+                for pair, why in write_svg(args, done):  # too large to draw: the others are written
+                    counts["bad"] += 1
+                    warn_item(f"{pair.origin or name}:{pair.line}: {why} ({shown})")
+            else:
+                WRITERS[args.format](args, done)
     # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
 
@@ -311,20 +317,32 @@ def numbered(path: str, n: int) -> str:
     return str(p.with_name(f"{p.name[: len(p.name) - len(suffix)]}-{n}{suffix}"))
 
 
-def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
+def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> list[tuple[InputPair, str]]:
     """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg; each
-    carries the settings' signature as its ``<desc>``."""
+    carries the settings' signature as its ``<desc>``. A pair too large to draw
+    (:func:`paralign.viz.svg.check_side`, as `lattice draw` refuses a lattice) is a usage error
+    when it is the only one (the command line asks for a picture that cannot be drawn; text and
+    json write its links); among several it is returned with why, no file written for it, and
+    the others are drawn. Before, a pair of 3,000 words a side was drawn 72,084 px wide."""
     from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file, with_description
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
+    refused = []
     for pair, source, target, alignment in results:
         if alignment is None or source is None or target is None:  # all None or none
             continue
         target_path = args.output if len(results) == 1 else numbered(args.output, pair.line)
-        picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
-                       title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
+        try:
+            picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
+                           title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
+        except ConfigurationError as too_large:
+            if len(results) == 1:
+                raise
+            refused.append((pair, str(too_large)))
+            continue
         with open_out(target_path) as out:
             out.write(svg_file(with_description(picture, f"signature: {signature_of(args, pair)}")))
+    return refused
 
 
 def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
