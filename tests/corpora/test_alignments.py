@@ -561,3 +561,22 @@ def test_a_file_of_sentence_pairs_is_told_as_one(tmp_path: Path) -> None:
     other.write_text("hello world\n", encoding="utf-8")
     with pytest.raises(FormatError, match=r"\(known: jacana, jsonl, giza, multimwa, pharaoh\)$"):
         load_pairs(other)
+
+
+@pytest.mark.parametrize("bad", [b"caf\xe9", b"caf\x00"], ids=["not-utf8", "nul"])
+def test_jacana_pair_with_a_bad_byte_is_one_bad_pair_the_others_read(tmp_path: Path, bad: bytes) -> None:
+    """One byte that is not UTF-8 (or a NUL) in one pair's sentence stopped the whole jacana file,
+    every other pair with it, where the GIZA, MultiMWA, Pharaoh and JSONL readers skip that line
+    alone. Now that pair is a BadPair naming its line and column, as theirs, and the others are read;
+    a bad byte that spoils the JSON itself still stops the file, with the byte's message."""
+    from paralign.corpora.base import BadPair
+
+    path = tmp_path / "g.json"
+    path.write_bytes(b'[\n {"id": "p1", "source": "a", "target": "a", "sureAlign": "0-0"},\n'
+                     b' {"id": "p2",\n  "source": "' + bad + b' b", "target": "b", "sureAlign": "1-0"},\n'
+                     b' {"id": "p3", "source": "c", "target": "c", "sureAlign": "0-0"}\n]\n')
+    items = read_pairs(path)
+    assert [item.id for item in items] == ["p1", "p2", "p3"] and isinstance(items[1], BadPair)
+    reason = "not UTF-8 (byte 0xe9" if bad.endswith(b"\xe9") else "a NUL byte (0x00"
+    assert str(items[1].error).startswith(f"{path}:4: {reason} at column 17)")
+    assert [item.alignment.to_pharaoh() for item in (items[0], items[2])] == ["0-0", "0-0"]
