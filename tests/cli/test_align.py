@@ -1302,3 +1302,20 @@ def test_align_svg_refuses_a_pair_too_large_to_draw_and_draws_the_others(tmp_pat
     err = capsys.readouterr().err
     assert f"{two}:1: a pair of 3,000 and 3,000 words is too large to draw" in err and "1 of 2" in err
     assert sorted(p.name for p in target.parent.iterdir()) == ["pair-2.svg"]
+
+
+def test_align_of_a_gold_jsonl_file_says_its_links_are_not_read(tmp_path: Path, capsys) -> None:
+    """A JSONL gold (records with "sure" links) given to align is aligned afresh on its tokens, its
+    links not read, as a jacana or GIZA gold is; --help said neither that such a file was read
+    as a gold nor that its links were ignored (a user could take the output for the gold's
+    links). It says both now, and names the commands that score against them."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "g1", "source": "the cat sat", "target": "a cat sat",
+                                "sure": [[0, 0]]}) + "\n", encoding="utf-8")
+    assert main(["align", str(gold), "--aligner", "exact"]) == 0
+    assert capsys.readouterr().out == "1-1 2-2\n"  # the exact aligner's links, not the gold's 0-0
+    with pytest.raises(SystemExit):
+        main(["align", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "JSONL records with links" in said and "A gold's links are not read" in said
+    assert "evaluate-aligner --gold FILE aligns and scores in one run" in said

@@ -3,8 +3,10 @@
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
 number, a gold score after the sentences, is reported, not aligned), JSONL lines with
 "source"/"target" (or "sentence1"/"sentence2"), two line-aligned files (`--source F --target F`),
-or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV, by its path or on stdin: its pairs, on
-the gold's tokens, so the output scores against it with score-alignments). Output (--format): one
+or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV, JSONL records with links, by its path or
+on stdin: its pairs, on the gold's tokens, so the output scores against it with score-alignments).
+A gold's links are not read: align aligns its pairs afresh (score-alignments --gold FILE --system
+FILE scores its output against them; evaluate-aligner --gold FILE aligns and scores in one run). Output (--format): one
 Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based indices of the
 tokens aligned: spaCy's, or with --tokenized or a gold file's the input's own, split on white
 space, as SimAlign and fast_align users' golds are; json lists them; text), JSON Lines (one JSON object per pair,
@@ -89,7 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("input", nargs="?", default=None, metavar=FILE,
                         help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"), "
-                        "or a gold alignment file (default: stdin; not with --source/--target)")
+                        "or a gold alignment file, aligned afresh on its tokens: its links are not read "
+                        "(default: stdin; not with --source/--target)")
     parser.add_argument("--source", metavar=FILE, help="file of source sentences, one a line (with --target)")
     parser.add_argument("--target", metavar=FILE, help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",
