@@ -1319,3 +1319,16 @@ def test_align_of_a_gold_jsonl_file_says_its_links_are_not_read(tmp_path: Path, 
     said = " ".join(capsys.readouterr().out.split())
     assert "JSONL records with links" in said and "A gold's links are not read" in said
     assert "evaluate-aligner --gold FILE aligns and scores in one run" in said
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "pretty", "html"])
+def test_align_picture_without_svg_is_a_usage_error(fmt: str, tmp_path: Path, capsys) -> None:
+    """--picture lines with --format text, json, pretty or html was silently ignored (html drew
+    both pictures, the others none), the user left believing it applied. It is a usage error
+    naming --format svg now, before any work, as an option that only matters with another is."""
+    one = tmp_path / "one.tsv"
+    one.write_text("a b\tb a\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["align", str(one), "--aligner", "exact", "--format", fmt, "--picture", "lines", "-o", str(out)]) == 2
+    assert "--picture only matters with --format svg" in capsys.readouterr().err and not out.exists()
+    assert main(["align", str(one), "--aligner", "exact", "--format", fmt, "-o", str(out)]) == 0

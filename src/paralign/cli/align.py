@@ -108,9 +108,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "pretty: the sentences and their links as word pairs; svg: one picture per pair "
                "(several pairs need -o FILE.svg: FILE-N.svg for input line N); html: one page "
                "with every pair's pictures (default: %(default)s)")
-    parser.add_argument("--picture", choices=("grid", "lines"), default="grid",
+    parser.add_argument("--picture", choices=("grid", "lines"), default=None,
                         help="the picture of --format svg: the alignment grid or the two "
-                        "sentences joined by lines (default: %(default)s)")
+                        "sentences joined by lines (default: grid; only with --format svg: html "
+                        "draws both)")
     add_encoding_errors(parser)
     add_output(parser, WRITES)
     parser.set_defaults(func=run, output_refused=REFUSED)
@@ -133,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source and args.input is not None:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
+    _check_picture(args)
     aligner = loaded_aligner(args)
     # each pair's: tok:none where its tokens are the input's own (InputPair.own_sides: --tokenized,
     # or a JSON record's token lists; tok:none/spacy for one side's); a gold file's pairs are on
@@ -190,6 +192,18 @@ def run(args: argparse.Namespace) -> int:
                 WRITERS[args.format](args, done)
     # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
+
+
+def _check_picture(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error, before the aligner loads) for --picture typed with
+    another --format than svg, which draws no single picture (html draws both, text, json and
+    pretty none): it was silently ignored, `--picture lines --format html` a page of grids and
+    lines as without it. Then --picture not typed is ``grid``."""
+    if args.picture is not None and args.format != "svg":
+        raise ConfigurationError(f"--picture only matters with --format svg (--format {args.format} "
+                                 f"{'draws both pictures' if args.format == 'html' else 'draws none'}): "
+                                 "add --format svg, or leave it out")
+    args.picture = args.picture or "grid"
 
 
 #: The formats written pair by pair as results come (the others need every pair first).
