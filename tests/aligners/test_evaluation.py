@@ -132,3 +132,21 @@ def test_a_tie_goes_to_the_point_nearest_0_9_then_to_grid_order() -> None:
         assert (best["ppdb_sim"], best["w"]) == grid[1]
     rows[0]["f1"] = 0.6  # a better F1 wins however far from (0.9, 0.9)
     assert (best_of_grid(rows)["ppdb_sim"], best_of_grid(rows)["w"]) == (0.6, 0.6)
+
+
+def test_ppdb_sim_is_not_searched_for_an_aligner_with_no_related_words() -> None:
+    """ppdb_sim is the similarity of two related words: with no word similarity every value gives
+    the same links, yet each was tried (10 times the work by default) and all tied, the tie rule
+    picking a "best" ppdb_sim as if the search had found it. It is tried at the aligner's own
+    value alone now, and a warning says why; an aligner with related words still searches it."""
+    from paralign import Aligner
+
+    plain = tune_aligner(Aligner(use_word_similarity=False, ppdb_sim=0.7), GOLD, ppdb_grid=[0.5, 0.9],
+                         w_grid=[0.9])
+    assert [row["ppdb_sim"] for row in plain["grid"]] == [0.7] and plain["best"]["ppdb_sim"] == 0.7
+    assert any(w.startswith("ppdb_sim not searched (0.5, 0.9)") and "tried at 0.7 alone" in w
+               for w in plain["warnings"])
+    assert "ppdb_sim=0.7," in plain["signature"]
+    related = tune_aligner(Aligner(), GOLD, ppdb_grid=[0.5, 0.9], w_grid=[0.9])
+    assert [row["ppdb_sim"] for row in related["grid"]] == [0.5, 0.9]
+    assert not any("not searched" in w for w in related["warnings"])

@@ -140,3 +140,23 @@ def test_preset_clash_is_why_a_preset_cannot_go_with_an_aligner() -> None:
                                                    "aligner), not --preset paper: give one of them")
     named = preset_clash("exact", "paraphrase", lambda name, value: f"{name}={value}")
     assert named.startswith("aligner=exact has no preset but default (preset=paraphrase)")
+
+
+def test_every_name_gives_an_aligner_object_the_exact_one_reading_tokens_alone() -> None:
+    """``get_aligner("exact")`` gave the bare exact_match_aligner where the other names give an
+    aligner object (PresetAligner): it had no ``annotate`` or ``align_many``, so what asks an
+    aligner for its own annotation (viz.notebook.aligned) parsed each text with the whole spaCy
+    pipeline (tags, lemmas, parse) for links between equal words. It is an ExactAligner now:
+    a frozen value called as the function was (the same links), whose annotation is the tokens."""
+    from paralign.aligners import ExactAligner, PresetAligner
+    from paralign.sentence import Sentence
+    from paralign.viz.notebook import aligned
+
+    exact = get_aligner("exact")
+    assert isinstance(exact, ExactAligner) and exact == get_aligner("exact")
+    assert isinstance(get_aligner("sultan"), PresetAligner)
+    tokens = (["The", "cat", "sat", "."], ["A", "cat", "sat", "down", "."])
+    assert exact(*tokens).to_pharaoh() == "1-1 2-2 3-4" and exact.align_many([tokens])[0].to_pharaoh() == "1-1 2-2 3-4"
+    pair = aligned(exact, "The cats sat.", "the cat sat.")
+    assert pair.source == Sentence.plain(["The", "cats", "sat", "."]) and pair.alignment.to_pharaoh() == "0-0 2-2 3-3"
+    assert pair.signature.startswith("aligner:exact|")

@@ -1284,3 +1284,54 @@ def test_the_summary_counts_a_gold_files_pairs_not_input_lines(tmp_path: Path, c
     pairs.write_text("A b .\tA b .\n\n", encoding="utf-8")
     main(["align", str(pairs), "--aligner", "exact"])
     assert f"{pairs}: 1 of 2 input lines bad" in capsys.readouterr().err
+
+
+def test_align_svg_refuses_a_pair_too_large_to_draw_and_draws_the_others(tmp_path: Path, capsys) -> None:
+    """A pair of 3,000 words a side was drawn 72,084 x 72,125 px, which no SVG renderer draws.
+    Alone it is now a usage error, as `lattice draw` of a lattice too large to draw (exit 2,
+    nothing written; text and json write its links); among several, it is reported with its line
+    and no file, and the other pairs are drawn (a batch never loses the others for one)."""
+    words = " ".join(["w"] * 3000)
+    one = tmp_path / "long.tsv"
+    one.write_text(f"{words}\t{words}\n", encoding="utf-8")
+    assert main(["align", str(one), "--tokenized", "--aligner", "exact", "--format", "svg"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and "too large to draw" in captured.err and "--format text" in captured.err
+    two = tmp_path / "two.tsv"
+    two.write_text(f"{words}\t{words}\nThe cat\tthe cat\n", encoding="utf-8")
+    target = tmp_path / "pics" / "pair.svg"
+    target.parent.mkdir()
+    assert main(["align", str(two), "--tokenized", "--aligner", "exact", "--format", "svg", "-o", str(target)]) == 0
+    err = capsys.readouterr().err
+    assert f"{two}:1: a pair of 3,000 and 3,000 words is too large to draw" in err and "1 of 2" in err
+    assert sorted(p.name for p in target.parent.iterdir()) == ["pair-2.svg"]
+
+
+def test_align_of_a_gold_jsonl_file_says_its_links_are_not_read(tmp_path: Path, capsys) -> None:
+    """A JSONL gold (records with "sure" links) given to align is aligned afresh on its tokens, its
+    links not read, as a jacana or GIZA gold is; --help said neither that such a file was read
+    as a gold nor that its links were ignored (a user could take the output for the gold's
+    links). It says both now, and names the commands that score against them."""
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text(json.dumps({"id": "g1", "source": "the cat sat", "target": "a cat sat",
+                                "sure": [[0, 0]]}) + "\n", encoding="utf-8")
+    assert main(["align", str(gold), "--aligner", "exact"]) == 0
+    assert capsys.readouterr().out == "1-1 2-2\n"  # the exact aligner's links, not the gold's 0-0
+    with pytest.raises(SystemExit):
+        main(["align", "--help"])
+    said = " ".join(capsys.readouterr().out.split())
+    assert "JSONL records with links" in said and "A gold's links are not read" in said
+    assert "evaluate-aligner --gold FILE aligns and scores in one run" in said
+
+
+@pytest.mark.parametrize("fmt", ["text", "json", "pretty", "html"])
+def test_align_picture_without_svg_is_a_usage_error(fmt: str, tmp_path: Path, capsys) -> None:
+    """--picture lines with --format text, json, pretty or html was silently ignored (html drew
+    both pictures, the others none), the user left believing it applied. It is a usage error
+    naming --format svg now, before any work, as an option that only matters with another is."""
+    one = tmp_path / "one.tsv"
+    one.write_text("a b\tb a\n", encoding="utf-8")
+    out = tmp_path / "out"
+    assert main(["align", str(one), "--aligner", "exact", "--format", fmt, "--picture", "lines", "-o", str(out)]) == 2
+    assert "--picture only matters with --format svg" in capsys.readouterr().err and not out.exists()
+    assert main(["align", str(one), "--aligner", "exact", "--format", fmt, "-o", str(out)]) == 0

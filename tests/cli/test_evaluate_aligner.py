@@ -200,3 +200,21 @@ def test_help_names_the_aligners(capsys) -> None:
         main(["evaluate-aligner", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert "--aligner {sultan,contextual,exact}" in text and "the signature naming the aligner" in text
+
+
+def test_a_gold_pair_with_a_bad_byte_is_skipped_and_the_others_scored(tmp_path: Path, capsys) -> None:
+    """evaluate-aligner and score-alignments of a jacana gold with one byte that is not UTF-8 in
+    one pair stopped (exit 1, no score); they score the other pairs now and report that one with
+    its line, as they do a GIZA or JSONL gold's bad line."""
+    gold = tmp_path / "gold.json"
+    gold.write_bytes(b'[\n {"id": "p1", "source": "a cat", "target": "a cat", "sureAlign": "0-0 1-1"},\n'
+                     b' {"id": "p2", "source": "caf\xe9", "target": "cafe", "sureAlign": "0-0"},\n'
+                     b' {"id": "p3", "source": "the dog", "target": "the dog", "sureAlign": "0-0 1-1"}\n]\n')
+    assert main(["evaluate-aligner", "--gold", str(gold), "--aligner", "exact", "--format", "json"]) == 0
+    captured = capsys.readouterr()
+    result = json.loads(captured.out)
+    assert (result["pairs"], result["skipped"], result["macro"]["f1"]) == (2, 1, 1.0)
+    assert f"{gold}:3: not UTF-8 (byte 0xe9 at column 29)" in captured.err
+    assert main(["score-alignments", "--gold", str(gold), "--system", str(gold), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["skipped_rows"]
+    assert [(row["id"], row["line"]) for row in rows] == [("p2", 3)]

@@ -587,3 +587,22 @@ def test_a_groups_file_of_eight_or_more_fields_is_no_multimwa_gold(tmp_path: Pat
     multimwa = tmp_path / "m.tsv"
     multimwa.write_text("0:0\ta b\tN/A\ta c\tN/A\t1\t1\t0-0\t\t\n1:1\ta\tN/A\ta\tN/A\t1\t1\t\t\t\n", encoding="utf-8")
     assert detect_format(multimwa) == "multimwa" and len(load_pairs(multimwa)) == 2
+
+
+@pytest.mark.parametrize("bad", [b"caf\xe9", b"caf\x00"], ids=["not-utf8", "nul"])
+def test_jacana_pair_with_a_bad_byte_is_one_bad_pair_the_others_read(tmp_path: Path, bad: bytes) -> None:
+    """One byte that is not UTF-8 (or a NUL) in one pair's sentence stopped the whole jacana file,
+    every other pair with it, where the GIZA, MultiMWA, Pharaoh and JSONL readers skip that line
+    alone. Now that pair is a BadPair naming its line and column, as theirs, and the others are read;
+    a bad byte that spoils the JSON itself still stops the file, with the byte's message."""
+    from paralign.corpora.base import BadPair
+
+    path = tmp_path / "g.json"
+    path.write_bytes(b'[\n {"id": "p1", "source": "a", "target": "a", "sureAlign": "0-0"},\n'
+                     b' {"id": "p2",\n  "source": "' + bad + b' b", "target": "b", "sureAlign": "1-0"},\n'
+                     b' {"id": "p3", "source": "c", "target": "c", "sureAlign": "0-0"}\n]\n')
+    items = read_pairs(path)
+    assert [item.id for item in items] == ["p1", "p2", "p3"] and isinstance(items[1], BadPair)
+    reason = "not UTF-8 (byte 0xe9" if bad.endswith(b"\xe9") else "a NUL byte (0x00"
+    assert str(items[1].error).startswith(f"{path}:4: {reason} at column 17)")
+    assert [item.alignment.to_pharaoh() for item in (items[0], items[2])] == ["0-0", "0-0"]

@@ -521,3 +521,19 @@ def test_numbered_pairs_with_a_bad_line_are_still_numbered_pairs() -> None:
     for scores in ([3, 5], [2, 3, 4], [1, 3], [1, 1], [2, 1]):  # whole scores that do not count up: still STS
         assert detect_layout([f"{k}\tA b.\tC d.\n" for k in scores] + ["x\ty\n"]) == "sts", scores
     assert detect_layout(lines("3.8\tA b.\tC d.\n")) == "sts"  # a score written 3.8: STS, as before
+
+
+@pytest.mark.parametrize("links", ['"sureAlign": "0-0 2-1"', '"possibleAlign": "0-0"', '"links": [[0, 0]]',
+                                   '"sure": [[0, 0]]'])
+def test_a_record_with_links_under_any_key_the_gold_reader_reads_keeps_its_tokens(links: str) -> None:
+    """A JSONL record with jacana's "sureAlign"/"possibleAlign" (or "links"), which the gold JSONL
+    reader reads links from, was read as two texts: spaCy split "cat's" in two, and align's output
+    indexed 5 tokens where the gold has 4. Every key the reader reads makes it a gold record now,
+    its tokens kept as the white space splits them, as "sure" did."""
+    import json
+
+    line = '{"id": "1", "source": "The cat\'s toy .", "target": "the toy .", ' + links + "}"
+    json.loads(line)
+    pair = next(iter(read_input_pairs([line], "jsonl", False)))
+    assert pair.source == ["The", "cat's", "toy", "."] and pair.target == ["the", "toy", "."]
+    assert pair.own_tokens is False  # on the gold's tokens: signed as a gold file's pairs are

@@ -163,3 +163,40 @@ def test_the_legend_says_what_the_shading_of_a_confidence_means(picture, draw) -
     assert f"{shading}: less confident" in "".join(entries[-1].itertext())
     plain = picture(draw(View(SOURCE, TARGET, SYSTEM)))
     assert [e.get("data-entry") for e in plain.all(cls="legend-entry")] == ["sure", "possible"]
+
+
+def _long(n: int) -> View:
+    """A pair of `n` short words a side, each aligned to its own."""
+    words = ["w"] * n
+    return View(words, words, Alignment.from_links([(k, k) for k in range(n)]))
+
+
+@pytest.mark.parametrize("draw", [alignment_grid, alignment_lines], ids=["grid", "lines"])
+def test_a_pair_too_large_to_draw_is_refused_as_a_lattice_is(draw) -> None:
+    """A pair of 3,000 words a side was drawn 72,084 x 72,125 px (its lines 149,511 px wide): no
+    SVG renderer draws that (cairo, and so rsvg-convert, stops at 32,767 px a side). It is
+    refused with the size it would have and what holds it instead, in the words and by the rule
+    of a lattice too large to draw (viz.svg.check_side)."""
+    from paralign.errors import ConfigurationError
+
+    with pytest.raises(ConfigurationError, match=r"a pair of 3,000 and 3,000 words is too large to draw: its "
+                       r"picture would be [\d,]+ x [\d,]+ px, over the 32,767 px a side") as refused:
+        draw(_long(3000))
+    assert "--format text" in str(refused.value) and "Alignment.to_pharaoh" in str(refused.value)
+
+
+def test_the_largest_drawable_grid_stays_within_the_bound(picture) -> None:
+    """The bound costs no pair that can be drawn: the largest grid drawn is within 10% of it."""
+    from paralign.errors import ConfigurationError
+    from paralign.viz.svg import MAX_SIDE
+
+    def fits(n: int) -> bool:
+        try:
+            alignment_grid(_long(n))
+        except ConfigurationError:
+            return False
+        return True
+
+    drawable = next(n for n in range(1400, 1000, -10) if fits(n))
+    _, _, width, height = picture(alignment_grid(_long(drawable))).viewbox()
+    assert MAX_SIDE * 0.9 < max(width, height) <= MAX_SIDE

@@ -169,3 +169,14 @@ def test_a_pair_without_confidences_has_no_none_in_its_body() -> None:
     assert None not in section.body
     text = page("one pair", [replace(section, attrs=(("class", "pair"),))])
     assert parsed(text).tags["section"] == 1 and parsed(text).tags["svg"] == 2
+
+
+def test_a_pair_too_large_to_draw_keeps_its_section_saying_why() -> None:
+    """A page of many pairs keeps the one too large to picture (its sentences and links) and says
+    why its grid and lines are not drawn, instead of a grid 72,084 px wide."""
+    words = ["w"] * 3000
+    section = alignment_section("line 1", View(words, words, Alignment.from_links([(0, 0)])))
+    root = ET.fromstring(page("p", [section]).encode("utf-8"))
+    text = "".join(root.itertext())
+    assert text.count("not drawn: a pair of 3,000 and 3,000 words is too large to draw") == 2
+    assert "0-0" in text and not [e for e in root.iter() if e.tag == "svg"]

@@ -139,7 +139,7 @@ def test_a_lattice_too_large_to_draw_is_refused_naming_the_outputs_without_a_lim
 
 
 def test_the_largest_drawable_chain_stays_within_the_bound_and_shows_every_state(picture) -> None:
-    from paralign.viz.lattice import MAX_SIDE
+    from paralign.viz.svg import MAX_SIDE
 
     drawable = next(n for n in range(400, 10, -10) if _fits(_chain(n)))
     svg = picture(lattice_drawing(_chain(drawable)))

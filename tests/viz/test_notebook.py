@@ -41,9 +41,10 @@ from paralign.similarity.scores import SimilarityBatch
 from paralign.similarity.sts import StsFileResult, StsReport, sts_from_scores
 from paralign.viz import notebook
 from paralign.viz.grid import alignment_grid
-from paralign.viz.lattice import MAX_SIDE, lattice_drawing
+from paralign.viz.lattice import lattice_drawing
 from paralign.viz.lines import alignment_lines
 from paralign.viz.marks import AlignmentView
+from paralign.viz.svg import MAX_SIDE
 
 display = pytest.importorskip("IPython.core.formatters", reason="IPython (the dev extra) is not installed")
 
@@ -214,6 +215,17 @@ def test_a_lattice_too_large_to_draw_says_why_and_what_to_write_instead(shell) -
     assert set(data) == {TEXT, HTML}
     said = "".join(_parsed(data[HTML]).itertext())
     assert "too large to draw" in said and "Lattice.to_dot" in said and f"{MAX_SIDE:,}" in said
+
+
+def test_a_pair_too_large_to_draw_says_why_as_a_lattice_does(shell) -> None:
+    """A pair of 3,000 words a side was drawn 72,084 px wide in the cell; now its HTML says why
+    not and what to write instead, and it has no SVG, as a lattice too large to draw."""
+    words = tuple(["w"] * 3000)
+    pair = AlignedSentences(Sentence.plain(words), Sentence.plain(words), Alignment.from_links([(0, 0)]))
+    data = _format(shell, pair)
+    assert set(data) == {TEXT, HTML}
+    said = "".join(_parsed(data[HTML]).itertext())
+    assert "too large to draw" in said and "--format text" in said and f"{MAX_SIDE:,}" in said
 
 
 # -- scores --------------------------------------------------------------------------------------------

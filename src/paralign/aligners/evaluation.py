@@ -52,6 +52,9 @@ class TunableAligner(GoldAligner, Protocol):
 
     def with_params(self, **changes: Any) -> TunableAligner: ...
 
+    @property
+    def config(self) -> Any: ...  # its options (ppdb_sim, w): the contextual aligner's lexical pipeline's
+
 
 class AlignerResult(ScoresDict):
     """What :func:`evaluate_aligner` reports: the scores' keys (:meth:`AlignmentScores.to_dict`,
@@ -313,6 +316,23 @@ def tuned_on_test(gold_path: str | Path) -> str | None:
             "the best setting on test (a setting tuned on test has no held-out figure)")
 
 
+def _searched_ppdb_sims(aligner: TunableAligner, grid: tuple[float, ...]) -> tuple[tuple[float, ...], str | None]:
+    """The ppdb_sim values worth trying of `grid`, and why the others are not: ppdb_sim is the
+    similarity of two related words, so an aligner with no related-word source (the
+    ``--no-word-similarity`` ablation, or ``--similarity none`` without spelling variants) gives
+    the same links at every value. It is then tried at the aligner's own value alone, and a
+    warning says so. Before, every value was tried (10 times the work by default) and all tied,
+    the "best" one chosen by the tie rule as if it had been found."""
+    from .sultan.wordsim import NoSimilarity
+
+    if len(grid) < 2 or not isinstance(aligner.related, NoSimilarity):
+        return grid, None
+    own = float(aligner.config.ppdb_sim)
+    return (own,), (f"ppdb_sim not searched ({', '.join(map(str, grid))}): it is the similarity of related "
+                    f"words, and this aligner has no related-word source (no word similarity), so every value "
+                    f"gives the same links; tried at {own} alone")
+
+
 def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "sure",
                  ppdb_grid: Sequence[float] = GRID, w_grid: Sequence[float] = GRID,
                  workers: int = 1, limit: int | None = None,
@@ -338,6 +358,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     gold_alignments = [p.alignment for p in gold]
     # a value given twice ('0.9,0.9') would align the gold twice and tie with itself
     ppdb_grid, w_grid = tuple(dict.fromkeys(ppdb_grid)), tuple(dict.fromkeys(w_grid))
+    ppdb_grid, unused = _searched_ppdb_sims(aligner, ppdb_grid)
     grid = [(p, w) for p in ppdb_grid for w in w_grid]
     rows: list[GridRow] = []
     warnings: tuple[str, ...]
@@ -358,7 +379,7 @@ def tune_aligner(aligner: TunableAligner, gold_path: str | Path, links: str = "s
     return {"gold": str(gold_path), "pairs": len(gold), "links": links,
             "gold_possible_links": possible, "best": reported, "grid": rows,
             "skipped": len(skipped), "skipped_rows": [r.to_dict() for r in skipped],
-            "warnings": [w for w in (tuned_on_test(gold_path), *warnings) if w is not None],
+            "warnings": [w for w in (tuned_on_test(gold_path), unused, *warnings) if w is not None],
             "signature": fixed}
 
 

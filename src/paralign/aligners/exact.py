@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from ..alignment import Alignment, is_blank
 from ..errors import check_count, check_pairs, check_progress
@@ -22,7 +21,6 @@ from ..nlp import (
     Annotator,
     TextOrTokens,
     check_annotator,
-    check_sentence_pairs,
     check_sentences,
     check_text_or_tokens,
     default_annotator,
@@ -30,29 +28,7 @@ from ..nlp import (
 from ..sentence import Sentence, check_sentence
 from ..shown_text import plain_text, shown_form
 from ..workers import Progress, in_steps
-
-
-class _Annotating(Protocol):
-    """An aligner with the batch methods :func:`annotate_and_align` calls."""
-
-    def annotate(self, items: Iterable[TextOrTokens], workers: int = 1,
-                 progress: Progress | None = None) -> list[Sentence]: ...
-
-    def align_annotated(self, pairs: Sequence[tuple[Sentence, Sentence]], workers: int = 1,
-                        progress: Progress | None = None) -> list[Alignment]: ...
-
-
-def annotate_and_align(aligner: _Annotating, pairs: object, workers: int,
-                       progress: Progress | None) -> list[Alignment]:
-    """The ``align_many`` of the Sultan and exact aligners: `pairs` checked (an item that is not
-    a (source, target) pair, or whose sentence is not one, is an InputTypeError naming it), one
-    annotation pass over every sentence (``aligner.annotate``), then ``aligner.align_annotated``
-    of the pairs in input order."""
-    checked = check_pairs(pairs)
-    check_sentence_pairs(checked)
-    sentences = aligner.annotate([x for pair in checked for x in pair], workers=workers)
-    return aligner.align_annotated(list(zip(sentences[0::2], sentences[1::2], strict=True)), workers=workers,
-                                   progress=progress)
+from .annotating import annotate_and_align
 
 
 def exact_match_aligner(source: Sentence | TextOrTokens, target: Sentence | TextOrTokens) -> Alignment:

@@ -96,8 +96,13 @@ def get_aligner(name: str, preset: str = "default") -> TextAlignFunction:
     >>> align("The cat sat .".split(), "A cat sat down .".split())
     Alignment.from_pharaoh('1-1 2-2 3-4')
 
-    (``evaluate_aligner`` takes an aligner object instead: ``paralign.Aligner(...)``,
-    ``paralign.aligners.ExactAligner()``.)"""
+    Every name gives an aligner object of its own kind, a frozen value that is called as the
+    function: :class:`PresetAligner` (``sultan``, ``contextual``) and :class:`ExactAligner`
+    (``exact``; its ``align_many`` and ``annotate`` too, which read tokens alone). Before,
+    ``exact`` gave the bare :func:`exact_match_aligner`, which has no ``annotate``: what asks an
+    aligner for its own (``viz.notebook.aligned``) parsed each text with the whole spaCy pipeline
+    for links between equal words. (``evaluate_aligner`` takes an aligner object with the batch
+    methods: ``paralign.Aligner(...)``, ``paralign.aligners.ExactAligner()``.)"""
     for what, value in (("aligner name", name), ("preset", preset)):
         if not isinstance(value, str):
             raise InputTypeError(f"{what} must be a str (get_aligner('sultan', 'paraphrase')), not "
@@ -113,7 +118,7 @@ def get_aligner(name: str, preset: str = "default") -> TextAlignFunction:
     if name == "exact":
         if preset != "default":
             raise ConfigurationError(f"the exact-match aligner has no presets (got {preset!r})")
-        return exact_match_aligner
+        return ExactAligner()
     raise ConfigurationError(f"unknown aligner {name!r}: use one of {', '.join(ALIGNER_NAMES)}")
 
 

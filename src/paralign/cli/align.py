@@ -3,8 +3,10 @@
 Input: TSV lines `source<TAB>target` (or `id<TAB>source<TAB>target`; a line whose third field is a
 number, a gold score after the sentences, is reported, not aligned), JSONL lines with
 "source"/"target" (or "sentence1"/"sentence2"), two line-aligned files (`--source F --target F`),
-or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV, by its path or on stdin: its pairs, on
-the gold's tokens, so the output scores against it with score-alignments). Output (--format): one
+or a gold alignment file (jacana JSON, GIZA, MultiMWA TSV, JSONL records with links, by its path or
+on stdin: its pairs, on the gold's tokens, so the output scores against it with score-alignments).
+A gold's links are not read: align aligns its pairs afresh (score-alignments --gold FILE --system
+FILE scores its output against them; evaluate-aligner --gold FILE aligns and scores in one run). Output (--format): one
 Pharaoh line per input line (per pair of a gold file) (`i-j ...`, 0-based indices of the
 tokens aligned: spaCy's, or with --tokenized or a gold file's the input's own, split on white
 space, as SimAlign and fast_align users' golds are; json lists them; text), JSON Lines (one JSON object per pair,
@@ -16,8 +18,9 @@ with every pair's grid and lines (html). A malformed input line or an empty sent
 reported on stderr with its line number and gives an EMPTY output line (text) or an object
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
-bad, 2 for svg to stdout with several pairs or for -o FILE whose suffix names another
-format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
+bad, 2 for svg to stdout with several pairs, for svg of one pair too large to draw (over
+32,767 px a side: of several, it is reported and the others drawn; html says why in its
+place) or for -o FILE whose suffix names another format (FILE.svg without --format svg, FILE.html without --format html, any FILE.png). Every
 format but text (Pharaoh lines for scripts) carries the settings' signature: json in each
 aligned pair's object, pretty as its last line, html under the page's title, svg as the
 picture's <desc> (nothing drawn); it says tok:none for a pair on the input's own tokens
@@ -88,7 +91,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     parser.add_argument("input", nargs="?", default=None, metavar=FILE,
                         help="TSV or JSONL pairs (\"source\" and \"target\", or \"sentence1\" and \"sentence2\"), "
-                        "or a gold alignment file (default: stdin; not with --source/--target)")
+                        "or a gold alignment file, aligned afresh on its tokens: its links are not read "
+                        "(default: stdin; not with --source/--target)")
     parser.add_argument("--source", metavar=FILE, help="file of source sentences, one a line (with --target)")
     parser.add_argument("--target", metavar=FILE, help="file of target sentences, line-aligned with --source")
     parser.add_argument("--input-format", choices=("auto", "tsv", "jsonl"), default="auto",
@@ -104,9 +108,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                "pretty: the sentences and their links as word pairs; svg: one picture per pair "
                "(several pairs need -o FILE.svg: FILE-N.svg for input line N); html: one page "
                "with every pair's pictures (default: %(default)s)")
-    parser.add_argument("--picture", choices=("grid", "lines"), default="grid",
+    parser.add_argument("--picture", choices=("grid", "lines"), default=None,
                         help="the picture of --format svg: the alignment grid or the two "
-                        "sentences joined by lines (default: %(default)s)")
+                        "sentences joined by lines (default: grid; only with --format svg: html "
+                        "draws both)")
     add_encoding_errors(parser)
     add_output(parser, WRITES)
     parser.set_defaults(func=run, output_refused=REFUSED)
@@ -129,6 +134,7 @@ def run(args: argparse.Namespace) -> int:
     if args.source and args.input is not None:
         raise ConfigurationError(f"give the pairs as one input ({args.input}) or as --source and "
                                  "--target, not both")
+    _check_picture(args)
     aligner = loaded_aligner(args)
     # each pair's: tok:none where its tokens are the input's own (InputPair.own_sides: --tokenized,
     # or a JSON record's token lists; tok:none/spacy for one side's); a gold file's pairs are on
@@ -177,10 +183,27 @@ def run(args: argparse.Namespace) -> int:
                     "pairs: give -o FILE.svg (FILE-N.svg for input line N) or use --format html "
                     "(one page for all pairs)")
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
-            WRITERS[args.format](args, list(_counted(progress(results, "aligning", total=len(listed)),
-                                                     name, counts, shown)))
+            done = list(_counted(progress(results, "aligning", total=len(listed)), name, counts, shown))
+            if args.format == "svg":
+                for pair, why in write_svg(args, done):  # too large to draw: the others are written
+                    counts["bad"] += 1
+                    warn_item(f"{pair.origin or name}:{pair.line}: {why} ({shown})")
+            else:
+                WRITERS[args.format](args, done)
     # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
+
+
+def _check_picture(args: argparse.Namespace) -> None:
+    """ConfigurationError (a usage error, before the aligner loads) for --picture typed with
+    another --format than svg, which draws no single picture (html draws both, text, json and
+    pretty none): it was silently ignored, `--picture lines --format html` a page of grids and
+    lines as without it. Then --picture not typed is ``grid``."""
+    if args.picture is not None and args.format != "svg":
+        raise ConfigurationError(f"--picture only matters with --format svg (--format {args.format} "
+                                 f"{'draws both pictures' if args.format == 'html' else 'draws none'}): "
+                                 "add --format svg, or leave it out")
+    args.picture = args.picture or "grid"
 
 
 #: The formats written pair by pair as results come (the others need every pair first).
@@ -311,20 +334,32 @@ def numbered(path: str, n: int) -> str:
     return str(p.with_name(f"{p.name[: len(p.name) - len(suffix)]}-{n}{suffix}"))
 
 
-def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
+def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> list[tuple[InputPair, str]]:
     """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg; each
-    carries the settings' signature as its ``<desc>``."""
+    carries the settings' signature as its ``<desc>``. A pair too large to draw
+    (:func:`paralign.viz.svg.check_side`, as `lattice draw` refuses a lattice) is a usage error
+    when it is the only one (the command line asks for a picture that cannot be drawn; text and
+    json write its links); among several it is returned with why, no file written for it, and
+    the others are drawn. Before, a pair of 3,000 words a side was drawn 72,084 px wide."""
     from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file, with_description
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
+    refused = []
     for pair, source, target, alignment in results:
         if alignment is None or source is None or target is None:  # all None or none
             continue
         target_path = args.output if len(results) == 1 else numbered(args.output, pair.line)
-        picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
-                       title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
+        try:
+            picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
+                           title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
+        except ConfigurationError as too_large:
+            if len(results) == 1:
+                raise
+            refused.append((pair, str(too_large)))
+            continue
         with open_out(target_path) as out:
             out.write(svg_file(with_description(picture, f"signature: {signature_of(args, pair)}")))
+    return refused
 
 
 def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:

@@ -30,7 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(default {0.1, ..., 1.0} for both) and report the best macro F1 (a gold whose file name "
         "calls it a test split, as RTE2_test_M or gold.test.sure, is warned of first). The other aligner "
         "options are fixed for the whole search (--aligner contextual, or --preset contextual, tunes the "
-        "contextual aligner's lexical pipeline; --aligner exact has no parameters and is a usage error). The report ends with the best setting's aligner "
+        "contextual aligner's lexical pipeline; --aligner exact has no parameters and is a usage error; with no "
+        "related-word source, --no-word-similarity, ppdb_sim changes no link and is tried at the preset's value alone, "
+        "with a warning). The report ends with the best setting's aligner "
         "signature (what evaluate-aligner prints for it) and a signature of what the grid shares.",
         epilog="Output: one row per (ppdb_sim, w) of the grid. P, R, F1 = macro precision, recall "
         "and F1 in percent (evaluate-aligner's macro: per-pair P and R averaged, F1 of the two "

@@ -9,7 +9,7 @@ their companion sure file they give sure = companion's links, possible = the mer
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 
 from ..alignment import Alignment
@@ -21,10 +21,15 @@ from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, 
 SURE_POSS_MARK = ".sure+poss"
 
 
-def _objects(text: str, path: str) -> Iterator[tuple[int, object, FormatError | None]]:
+def _objects(text: str, path: str, bad: Mapping[int, FormatError] | None = None,
+             ) -> Iterator[tuple[int, object, FormatError | None]]:
     """Yield (line, element, fault) for each element of a top-level JSON list, tracking line
-    numbers; the fault is a string escape of the element that is half a surrogate pair (no
-    character: :func:`paralign.errors.lone_surrogate`), at its own line, or None."""
+    numbers; the fault is the first line of the element that was not text (`bad`: line -> its
+    error, :func:`_read_text`), else a string escape of it that is half a surrogate pair (no
+    character: :func:`paralign.errors.lone_surrogate`), at its own line, else None. A list that
+    cannot be read on is a FormatError: the first bad line since the last element, when there
+    is one (its byte spoilt the JSON), else what is wrong with the JSON."""
+    bad = bad or {}
     decoder = json.JSONDecoder()
     pos, n = 0, len(text)
 
@@ -42,45 +47,60 @@ def _objects(text: str, path: str) -> Iterator[tuple[int, object, FormatError | 
         seen[0] = p
         return seen[1]
 
+    def first_bad(first: int, last: int) -> FormatError | None:
+        return next((bad[k] for k in sorted(bad) if first <= k <= last), None)
+
+    def failed(message: str, p: int, since: int) -> FormatError:
+        return first_bad(since, line_of(p)) or FormatError(message, source=path, line=line_of(p))
+
     pos = skip(pos)
     if pos >= n or text[pos] != "[":
-        raise FormatError("not a jacana JSON file (expected a JSON list)", source=path, line=line_of(pos))
+        raise failed("not a jacana JSON file (expected a JSON list)", pos, 1)
     pos = skip(pos + 1)
     if pos < n and text[pos] == "]":
         return
+    after = 1  # the line where the last element ended
     while True:
         try:
             obj, end = decoder.raw_decode(text, pos)
         except json.JSONDecodeError as exc:
-            raise FormatError(invalid_json(exc), source=path, line=line_of(exc.pos)) from exc
-        line = line_of(pos)
+            raise failed(invalid_json(exc), exc.pos, after) from exc
+        line, after = line_of(pos), line_of(end)
         lone = lone_surrogate(text, pos, end)
-        yield line, obj, None if lone is None else FormatError(lone[1], source=path, line=line_of(lone[0]))
+        yield line, obj, first_bad(line, after) or (
+            None if lone is None else FormatError(lone[1], source=path, line=line_of(lone[0])))
         pos = skip(end)
         if pos < n and text[pos] == ",":
             pos = skip(pos + 1)
             continue
         if pos < n and text[pos] == "]":
             if skip(pos + 1) < n:
-                raise FormatError("unexpected data after the JSON list", source=path,
-                                  line=line_of(skip(pos + 1)))
+                raise failed("unexpected data after the JSON list", skip(pos + 1), after)
             return
-        raise FormatError("expected ',' or ']' in the JSON list", source=path, line=line_of(pos))
+        raise failed("expected ',' or ']' in the JSON list", pos, after)
 
 
-def _read_text(path: str | Path, name: str) -> str:
-    """The whole file as text (gzip told by its data); FormatError naming the line and column of
-    a byte that is not UTF-8 or a NUL, or line 1 for CR-only line ends (as every reader: JSON
-    would parse, but its errors' line numbers would all be 1); a lone CR reads as a space."""
+def _read_text(path: str | Path, name: str) -> tuple[str, dict[int, FormatError]]:
+    """The whole file as text (gzip told by its data), and the lines that are not text: each
+    line holding a byte that is not UTF-8 or a NUL, with the FormatError naming its line and
+    column (`textio.bad_byte`), its bad bytes read as U+FFFD, so the element holding it is a
+    bad pair and the others are read (:func:`_objects`), as the line readers skip such a line
+    (`base.read_lines`). Before, one such byte stopped the whole file, every other pair with it.
+    FormatError at line 1 for CR-only line ends (as every reader: JSON would parse, but its
+    errors' line numbers would all be 1); a lone CR reads as a space."""
     with reading(name), open_binary(path, name) as handle:
         data = handle.read()
     if (error := cr_only_error(data, name)) is not None:
         raise error
     text, fault = decoded(data)
+    bad: dict[int, FormatError] = {}
     if text is None or fault >= 0:
-        line, reason = bad_byte(data, fault)
-        raise FormatError(reason, source=name, line=line)
-    return lf_text(text.replace("\ufeff", ""))
+        for number, raw in enumerate(data.split(b"\n"), start=1):
+            if (at := decoded(raw)[1]) >= 0:
+                line, reason = bad_byte(raw, at, number)
+                bad[line] = FormatError(reason, source=name, line=line)
+        text = data.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+    return lf_text(text.replace("\ufeff", "")), bad
 
 
 def _element(obj: object, index: int, line: int, name: str) -> AlignedPair:
@@ -103,11 +123,13 @@ def _element(obj: object, index: int, line: int, name: str) -> AlignedPair:
 def read_jacana(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
     """The pairs of one jacana JSON file, a BadPair per bad element.
 
-    Invalid JSON is a FormatError: the list cannot be read past it. An element holding a lone
-    surrogate escape is a bad element, named at the line of that escape.
+    Invalid JSON is a FormatError: the list cannot be read past it. An element holding a line
+    that is not UTF-8 (or holds a NUL), or a lone surrogate escape, is a bad element, named at
+    that line.
     """
     name = str(path) if name is None else name
-    for index, (line, obj, fault) in enumerate(_objects(_read_text(path, name), name), start=1):
+    text, bad = _read_text(path, name)
+    for index, (line, obj, fault) in enumerate(_objects(text, name, bad), start=1):
         try:
             if fault is not None:
                 raise fault

@@ -26,6 +26,7 @@ from ..errors import (
     lone_surrogate,
 )
 from ..textio import is_number_field, open_text, strip_bom, without_bom
+from .jsonl import JACANA_KEYS, LINK_KEYS
 from .sts import (
     SCORE_RANGE,
     SIMILARITY_SIDES,
@@ -158,9 +159,12 @@ def _csv_hint(fields: list[str]) -> str:
     return ""
 
 
-#: Keys that make a JSONL record a gold alignment (:mod:`paralign.corpora.jsonl`), whose
-#: source/target strings are whitespace-separated tokens that the links index.
-GOLD_LINK_KEYS: tuple[str, ...] = ("sure", "possible", "alignment")
+#: Keys that make a JSONL record a gold alignment, whose source/target strings are
+#: whitespace-separated tokens that the links index: every key the gold JSONL reader
+#: (:mod:`paralign.corpora.jsonl`) reads links from, jacana's ``sureAlign``/``possibleAlign``
+#: among them. Before, those two and ``links`` were missing: such a record was read as two texts
+#: that spaCy tokenised (``cat's`` two tokens), and its output indexed other tokens than the gold's.
+GOLD_LINK_KEYS: tuple[str, ...] = (*LINK_KEYS, *JACANA_KEYS)
 
 
 def is_json_line(line: str) -> bool:

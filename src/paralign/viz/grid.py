@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 
-from .marks import MISSED, POSSIBLE, WRONG, AlignmentView, LinkMark
+from .marks import MISSED, POSSIBLE, TOO_LARGE_INSTEAD, WRONG, AlignmentView, LinkMark
 from .style import (
     FAINT,
     INK,
@@ -34,7 +34,7 @@ from .style import (
     legend_size,
     opacity,
 )
-from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
+from .svg import FONT_SIZE, Element, check_side, el, group, num, shorten, svg_root, text_width
 
 #: The side of a cell, the margin around the picture and the gap between words and grid (px).
 CELL, PAD, GAP = 24.0, 12.0, 8.0
@@ -67,7 +67,10 @@ def _word(text: str, **attrs: object) -> Element:
 def alignment_grid(view: AlignmentView, *, title: str | None = None, ident: str = "grid") -> Element:
     """The grid of `view`: its source tokens as rows, its target tokens as columns (with gold, the
     links coloured by status), as an ``<svg>`` element (:func:`.svg.svg_file` writes it as a
-    file); `ident` prefixes the picture's ids (unique per page)."""
+    file); `ident` prefixes the picture's ids (unique per page). ConfigurationError when a side
+    of it would pass :data:`.svg.MAX_SIDE` (:func:`.svg.check_side`: about 1,360 words a side,
+    24 px each), as a lattice's drawing is refused: a pair of 3,000 words each side was drawn
+    72,084 x 72,125 px, which no SVG renderer draws."""
     source, target, marks = view.source, view.target, view.marks
     cos, sin = math.cos(math.radians(SLANT)), math.sin(math.radians(SLANT))
     widths = [text_width(shorten(w)) for w in target]
@@ -80,6 +83,9 @@ def alignment_grid(view: AlignmentView, *, title: str | None = None, ident: str 
     entries = legend_entries(marks, view.against_gold, view.links)
     legend_w, legend_h = legend_size(entries)
     legend_y = top + grid_h + 2 * GAP
+    width = max(left + max(grid_w, reach), PAD + legend_w) + PAD
+    height = legend_y + legend_h + PAD
+    check_side(width, height, view.too_large, TOO_LARGE_INSTEAD)
 
     # one move to the grid's corner, then relative steps: a rule a row costs ~12 bytes, not ~20
     across = f"M{num(left)} {num(top)}h{num(grid_w)}" + f"m-{num(grid_w)} {num(CELL)}h{num(grid_w)}" * len(source)
@@ -109,7 +115,5 @@ def alignment_grid(view: AlignmentView, *, title: str | None = None, ident: str 
         group(cells, class_="links"),
         legend(entries, lambda m, x, y: _glyph(ident, m, x, y, SWATCH), PAD, legend_y),
     ]
-    width = max(left + max(grid_w, reach), PAD + legend_w) + PAD
-    height = legend_y + legend_h + PAD
     name = title or f"alignment grid: {' '.join(source)} / {' '.join(target)}"
     return svg_root(width, height, body, title=name, ident=ident)

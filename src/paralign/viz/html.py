@@ -17,9 +17,10 @@ evaluations (:mod:`.reports`: each builds its sections and passes them to :func:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
+from ..errors import ConfigurationError
 from .grid import alignment_grid
 from .lines import alignment_lines
 from .marks import AlignmentView
@@ -105,6 +106,16 @@ def sentences(source: Sequence[str], target: Sequence[str]) -> Element:
               el("p", el("span", "target", class_="side"), *words(target), class_="sentences"))
 
 
+def drawn(draw: Callable[..., Element], view: AlignmentView, ident: str) -> Element:
+    """`draw(view, ident=ident)` in its :func:`figure`; for a pair too large to draw
+    (:func:`.svg.check_side`) the reason in its place, so a page of many pairs keeps the others
+    (and this pair's sentences and links, written above its pictures)."""
+    try:
+        return figure(draw(view, ident=ident))
+    except ConfigurationError as too_large:
+        return el("p", f"not drawn: {too_large}", class_="error")
+
+
 def error_section(heading: str, message: str, ident: str | None = None) -> Section:
     """A section that says why there is no picture."""
     return Section(heading, (el("p", message, class_="error"),), ident)
@@ -122,8 +133,8 @@ def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair")
         sentences(view.source, view.target),
         el("p", "links: ", el("code", view.alignment.to_pharaoh() or "(none)")),
         *(confidences if confidence else ()),
-        figure(alignment_grid(view, ident=f"{ident}-grid")),
-        figure(alignment_lines(view, ident=f"{ident}-lines")),
+        drawn(alignment_grid, view, f"{ident}-grid"),
+        drawn(alignment_lines, view, f"{ident}-lines"),
     ), ident)
 
 

@@ -21,9 +21,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..errors import ConfigurationError, counted
+from ..errors import counted
 from .style import INK
-from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
+from .svg import FONT_SIZE, Element, check_side, el, group, num, shorten, svg_root, text_width
 
 if TYPE_CHECKING:  # pragma: no cover - drawing needs no numpy; the Lattice type is only read
     from ..lattice.word_lattice import Lattice
@@ -34,12 +34,6 @@ EPSILON_LABEL = "ε"
 #: The start state's fill (Okabe & Ito's bluish green: 3.4:1 against the white of the other
 #: states; #b9e4c9 was 1.4:1, a start state hard to tell apart) and the edges' ink.
 START_FILL, EDGE_INK = "#009E73", "#4a5560"
-#: The longest side (px) a drawing may have: the largest surface cairo draws (so the most
-#: rsvg-convert turns into a PNG), some 17 screens wide. A chain of about 260 words reaches it;
-#: one sentence of the web app's (300 characters) draws at most about 10,700 px wide. A
-#: larger lattice is refused, not drawn too large to show or scaled too small to read: its DOT
-#: (Graphviz) and OpenFst texts have no size limit.
-MAX_SIDE = 32_767
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,19 +245,18 @@ def _extent(placed: Placed) -> tuple[float, float, float, float]:
 def lattice_drawing(lattice: Lattice, *, title: str | None = None, ident: str = "lattice") -> Element:
     """The drawing of `lattice` as an ``<svg>`` element (:func:`.svg.svg_file` writes it as a
     file); `ident` prefixes the picture's ids (unique per page). ConfigurationError when a side
-    of it would pass :data:`MAX_SIDE` (a 2,000-state chain was 247,205 px wide), naming the
+    of it would pass :data:`.svg.MAX_SIDE` (:func:`.svg.check_side`; a 2,000-state chain was
+    247,205 px wide; a chain of about 260 words reaches it, one sentence of the web app's, 300
+    characters, draws at most about 10,700 px wide), naming the
     outputs that have no size limit: `lattice build` writes OpenFst text of sentences only, so the
     message says so (it has no --lattice: a lattice JSON's OpenFst text is Lattice.to_openfst's)."""
     placed = place(lattice)
     sentences = sentence_count(lattice)
     x0, y0, x1, y1 = _extent(placed)
     width, height = x1 - x0 + 2 * PAD, y1 - y0 + 2 * PAD
-    if max(width, height) > MAX_SIDE:
-        raise ConfigurationError(
-            f"a lattice of {counted(lattice.n_states, 'state')} is too large to draw: its picture would be "
-            f"{width:,.0f} x {height:,.0f} px, over the {MAX_SIDE:,} px a side that SVG renderers draw; "
-            "write its DOT for Graphviz instead (`paralign lattice draw -o FILE.dot`, Lattice.to_dot) or its "
-            "OpenFst text (`paralign lattice build` of the sentences it was built from, Lattice.to_openfst)")
+    check_side(width, height, f"a lattice of {counted(lattice.n_states, 'state')}",
+               "write its DOT for Graphviz instead (`paralign lattice draw -o FILE.dot`, Lattice.to_dot) or its "
+               "OpenFst text (`paralign lattice build` of the sentences it was built from, Lattice.to_openfst)")
     arrow = el("marker", el("path", d="M0 0L10 5L0 10z", fill=EDGE_INK), id=f"{ident}-arrow",
                viewBox="0 0 10 10", refX=num(10 + RADIUS * 10 / 8), refY=5, markerWidth=8, markerHeight=8,
                markerUnits="userSpaceOnUse", orient="auto")

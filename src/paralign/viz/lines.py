@@ -21,7 +21,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .marks import MISSED, POSSIBLE, WRONG, AlignmentView, LinkMark, aligned_words
+from .marks import (
+    MISSED,
+    POSSIBLE,
+    TOO_LARGE_INSTEAD,
+    WRONG,
+    AlignmentView,
+    LinkMark,
+    aligned_words,
+)
 from .style import (
     INK,
     POSSIBLE_DASH,
@@ -34,7 +42,7 @@ from .style import (
     legend_size,
     line_width,
 )
-from .svg import FONT_SIZE, Element, el, group, num, shorten, svg_root, text_width
+from .svg import FONT_SIZE, Element, check_side, el, group, num, shorten, svg_root, text_width
 
 #: Margin, space between two words, and the distance from the source row to the target row (px).
 PAD, WORD_GAP, ROW_GAP = 12.0, 14.0, 120.0
@@ -104,7 +112,8 @@ def _row(words: Sequence[str], centres: Sequence[float], y: float, side: str, al
 
 def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str = "lines") -> Element:
     """The two sentences of `view` joined by lines, as an ``<svg>`` element (:func:`.svg.svg_file`
-    writes it as a file); `ident` prefixes the picture's ids (unique per page)."""
+    writes it as a file); `ident` prefixes the picture's ids (unique per page). ConfigurationError
+    when it would be wider than :data:`.svg.MAX_SIDE` (400 words of 8 letters a side), as the grid."""
     source, target, marks = view.source, view.target, view.marks
     xs_source, width_source = _centres(source)
     xs_target, width_target = _centres(target)
@@ -126,12 +135,13 @@ def alignment_lines(view: AlignmentView, *, title: str | None = None, ident: str
     entries = legend_entries(marks, view.against_gold, view.links, shading="thinner", sample=0.0)
     legend_w, legend_h = legend_size(entries)
     legend_y = y_target + FONT_SIZE + 6
+    width, height = max(widest, legend_w) + 2 * PAD, legend_y + legend_h + PAD
+    check_side(width, height, view.too_large, TOO_LARGE_INSTEAD)
     body = [
         group(lines, class_="links", stroke_width=LINE_WIDTH),
         _row(source, [shift_source + x for x in xs_source], y_source, "source", on_source),
         _row(target, [shift_target + x for x in xs_target], y_target, "target", on_target),
         legend(entries, _swatch, PAD, legend_y),
     ]
-    width = max(widest, legend_w) + 2 * PAD
     name = title or f"alignment: {' '.join(source)} / {' '.join(target)}"
-    return svg_root(width, legend_y + legend_h + PAD, body, title=name, ident=ident)
+    return svg_root(width, height, body, title=name, ident=ident)

@@ -133,3 +133,14 @@ class AlignmentView:
     def describe(self, mark: LinkMark) -> str:
         """A mark's tooltip (:meth:`LinkMark.describe` with these sentences)."""
         return mark.describe(self.source, self.target)
+
+    @property
+    def too_large(self) -> str:
+        """How a picture too large to draw names the pair (:func:`.svg.check_side`'s `what`)."""
+        return f"a pair of {len(self.source):,} and {len(self.target):,} words"
+
+
+#: What a pair too large to picture can be written as instead (:func:`.svg.check_side`'s `instead`):
+#: its links have no size limit.
+TOO_LARGE_INSTEAD = ("write its links as text instead (`paralign align --format text`: Pharaoh links; "
+                     "Alignment.to_pharaoh) or JSON (`--format json`, with the aligned words)")

@@ -200,24 +200,37 @@ def _shown_alignment(item: AlignedSentences | Alignment, kind: str) -> Picture |
 def drawing(lattice: Lattice) -> Picture:
     """The drawing of `lattice`, as a picture that shows itself in a notebook, with how to read
     it and its size under it. ConfigurationError when it is too large to draw
-    (:data:`.lattice.MAX_SIDE`), naming what to write instead."""
+    (:data:`.svg.MAX_SIDE`), naming what to write instead."""
     notes = (_note(lattice_key(lattice)),
              _note(f"{counted(lattice.n_states, 'state')}, {counted(lattice.n_edges, 'edge')}"))
     return Picture(_identified(lambda ident: lattice_drawing(lattice, ident=ident), "lattice"), notes)
 
 
-def _lattice_svg(lattice: Lattice) -> str | None:
+def _drawn_svg(make: Callable[[], Picture | None]) -> str | None:
+    """The SVG of the picture `make` gives (None: no picture); None too when it is too large to
+    draw (:func:`.svg.check_side`): the HTML says why."""
     try:
-        return drawing(lattice)._repr_svg_()
-    except ConfigurationError:  # too large: the HTML says why
+        return _svg_of(make())
+    except ConfigurationError:
         return None
 
 
-def _lattice_html(lattice: Lattice) -> str:
+def _drawn_html(make: Callable[[], Picture | None]) -> str | None:
+    """The HTML of the picture `make` gives (None: no picture), or why it is too large to draw
+    (:func:`.svg.check_side`): a lattice's and a long pair's alike. Before, a pair of 3,000
+    words a side was drawn 72,084 px wide in the cell."""
     try:
-        return drawing(lattice)._repr_html_()
+        return _html_of(make())
     except ConfigurationError as error:
         return _html(_note(str(error)))
+
+
+def _lattice_svg(lattice: Lattice) -> str | None:
+    return _drawn_svg(lambda: drawing(lattice))
+
+
+def _lattice_html(lattice: Lattice) -> str | None:
+    return _drawn_html(lambda: drawing(lattice))
 
 
 # -- scores ----------------------------------------------------------------------------------------
@@ -422,10 +435,10 @@ def _meta_eval_html(result: MetaEvaluation) -> str:
 #: (module, class, mimetype, display function): what :func:`register` registers. A display function
 #: of an alignment takes the view too (one of :data:`VIEWS`).
 DISPLAYS: tuple[tuple[str, str, str, Callable[..., str | None]], ...] = (
-    ("paralign.alignment", "Alignment", SVG, lambda a, kind: _svg_of(_shown_alignment(a, kind))),
-    ("paralign.alignment", "Alignment", HTML, lambda a, kind: _html_of(_shown_alignment(a, kind))),
-    ("paralign.alignment", "AlignedSentences", SVG, lambda a, kind: _svg_of(_shown_alignment(a, kind))),
-    ("paralign.alignment", "AlignedSentences", HTML, lambda a, kind: _html_of(_shown_alignment(a, kind))),
+    ("paralign.alignment", "Alignment", SVG, lambda a, kind: _drawn_svg(lambda: _shown_alignment(a, kind))),
+    ("paralign.alignment", "Alignment", HTML, lambda a, kind: _drawn_html(lambda: _shown_alignment(a, kind))),
+    ("paralign.alignment", "AlignedSentences", SVG, lambda a, kind: _drawn_svg(lambda: _shown_alignment(a, kind))),
+    ("paralign.alignment", "AlignedSentences", HTML, lambda a, kind: _drawn_html(lambda: _shown_alignment(a, kind))),
     ("paralign.lattice.word_lattice", "Lattice", SVG, _lattice_svg),
     ("paralign.lattice.word_lattice", "Lattice", HTML, _lattice_html),
     ("paralign.metrics.paraeval.paper_values", "ParaEvalScore", HTML, _paraeval_html),

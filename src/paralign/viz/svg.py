@@ -22,11 +22,29 @@ import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from ..errors import ConfigurationError
+
 SVG_NS = "http://www.w3.org/2000/svg"
 #: Fonts found on most systems, all readable at small sizes; the browser takes the first it has.
 FONT_FAMILY = "DejaVu Sans, Verdana, Helvetica, Arial, sans-serif"
 #: Text size of every picture, in px (user units).
 FONT_SIZE = 14
+#: The longest side (px) a picture may have: the largest surface cairo draws (so the most
+#: rsvg-convert turns into a PNG), some 17 screens wide. A larger picture is refused
+#: (:func:`check_side`), not drawn too large to show or scaled too small to read.
+MAX_SIDE = 32_767
+
+
+def check_side(width: float, height: float, what: str, instead: str) -> None:
+    """ConfigurationError when a side of a picture `width` x `height` px would pass
+    :data:`MAX_SIDE`: `what` (``a lattice of 2000 states``) is too large to draw, its size, and
+    `instead`, the outputs that hold it with no size limit. The one rule and message of every
+    picture that grows with its input (a lattice, an alignment's grid and lines)."""
+    if max(width, height) > MAX_SIDE:
+        raise ConfigurationError(
+            f"{what} is too large to draw: its picture would be {width:,.0f} x {height:,.0f} px, over the "
+            f"{MAX_SIDE:,} px a side that SVG renderers draw; {instead}")
+
 
 #: HTML elements written ``<tag></tag>`` when empty (``<div/>`` would open a div in HTML).
 _CONTAINERS = frozenset({

@@ -30,7 +30,7 @@ from ...nlp import (
 from ...paraphrases import ParaphraseSource
 from ...sentence import Sentence, check_sentence
 from ...workers import Progress, block_options, in_steps, iter_chunk_results, stop_batch
-from ..exact import annotate_and_align
+from ..annotating import annotate_and_align
 from .modules import ModulePipeline
 from .options import NEURAL_PRESETS, PRESETS, AlignerConfig
 from .prepared import MODAL_LEMMAS, Link, Prepared, _FormTable, _word_variants, unescape_ptb

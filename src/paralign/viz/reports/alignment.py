@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 
 from ...aligners.evaluation import PairResult
 from ..grid import alignment_grid
-from ..html import Section, figure, isolated, merged, page, sentences, signature_note
+from ..html import Section, drawn, isolated, merged, page, sentences, signature_note
 from ..marks import AlignmentView, status_counts
 from ..svg import Element, el
 from .parts import CSS, filter_controls, filter_css, number, score_table
@@ -59,7 +59,7 @@ def pair_section(pair: PairResult, links: str = "sure") -> Section:
         sentences(gold.source, gold.target),
         el("p", "system: ", el("code", pair.system.to_pharaoh() or "(none)")),
         el("p", "gold: ", el("code", gold.alignment.to_pharaoh() or "(none)")),
-        figure(alignment_grid(view, ident=f"{ident}-grid")),
+        drawn(alignment_grid, view, f"{ident}-grid"),
     )
     attrs = (("class", " ".join(["pair", *_classes(counts)])), ("data-position", str(pair.position)),
              ("data-id", gold.id), ("data-f1", repr(c.f1)), ("data-missed", str(counts["missed"])),
