@@ -141,14 +141,15 @@ def _lines(text: str | None) -> tuple[list[str], list[int]]:
     return [line for line, _ in kept], [number for _, number in kept]
 
 
-def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]], sent_empty: Iterable[str] = (),
-                 form: Mapping[str, Any] | None = None) -> str:
+def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[str, Sequence[int]],
+                 sent_empty: Iterable[str] = (), form: Mapping[str, Any] | None = None) -> str:
     """The refusal's message, an item of a textarea's list named by its line in the box
     (``references (line 3)``) where the API names it by its place in the list (``references.1``);
     a required field the form sent empty (`sent_empty`) said to be empty, where pydantic's
     "Field required" read as if the page had left it out; a preset the `form`'s aligner does
-    not take said in the form's terms (:func:`_clash_on_page`)."""
-    errors = field_errors(list(exc.errors()))
+    not take said in the form's terms (:func:`_clash_on_page`); what each field takes, from
+    `model` (the form's request model)."""
+    errors = field_errors(list(exc.errors()), model)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
@@ -213,7 +214,7 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
         sent_empty = {k for k in fields if k in request.query_params and k not in form}
-        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}, sent_empty, form), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -334,7 +335,7 @@ def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[s
         body = BatchRequest.model_validate(form)
         answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
-        return render(request, "similarity_batch.html", 422, form=form, error=_page_errors(exc, {}, sent_empty, form),
+        return render(request, "similarity_batch.html", 422, form=form, error=_page_errors(exc, BatchRequest, {}, sent_empty, form),
                       **context)
     except ParalignError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
