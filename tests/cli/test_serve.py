@@ -119,7 +119,7 @@ def test_a_pasted_sentence_over_the_limit_is_refused_not_cut(page, server) -> No
     page.click("#submit")
     page.wait_for_selector("#answer, #error")
     assert page.locator("#answer").count() == 0
-    assert "source: String should have at most 500 characters" in page.locator("#error").inner_text()
+    assert "source: has 608 characters; it may have at most 500 characters" in page.locator("#error").inner_text()
     assert page.locator("#source").input_value() == sentence  # kept, to be shortened by the user
 
 
@@ -333,7 +333,7 @@ def test_a_refused_reference_is_on_the_line_the_message_names(page, server) -> N
     page.fill("#references", typed)
     page.click("#submit")
     page.wait_for_selector("#answer, #error")
-    assert "references (line 4): String should have at most 500 characters" in page.locator("#error").inner_text()
+    assert "references (line 4): has 501 characters; it may have at most 500 characters" in page.locator("#error").inner_text()
     assert page.locator("#references").input_value() == typed  # as typed, so line 4 is the long one
     page.fill("#references", "a cat sat\n\nthe cat sat")
     page.click("#submit")

@@ -127,7 +127,7 @@ def test_paraeval_config_is_checked(client, engine, monkeypatch) -> None:
     refused = client.post("/api/paraeval", json={**body, "config": "meteor"})
     assert refused.status_code == 422
     assert refused.json()["detail"] == [{"field": "config",
-                                         "message": "Input should be 'default', 'contextual' or 'paper'"}]
+                                         "message": "must be default, contextual or paper"}]
     assert client.post("/api/paraeval", json={**body, "config": ["paper"]}).status_code == 422
     assert client.get("/api/info").json()["paraeval_configs"] == engine.paraeval_configs
     assert engine.paraeval_configs[0] == "default" and "paper" in engine.paraeval_configs

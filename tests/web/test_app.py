@@ -144,11 +144,14 @@ def test_a_browser_refused_for_its_host_name_gets_a_page_not_raw_json() -> None:
 
 
 def _stopped_while_busy(engine: Engine, requests: int, busy: float = 0.5,
-                        during: Callable[[int], None] | None = None) -> list[tuple[int, str, str]]:
+                        during: Callable[[int], None] | None = None, *, ready: Callable[[], bool] | None = None,
+                        stopped: Callable[[], None] | None = None) -> list[tuple[int, str, str]]:
     """Serve `engine`'s app with a real uvicorn server on a free loopback port (1 s of graceful
     shutdown), send `requests` POSTs of /api/paraphrases at once, stop the server `busy` seconds
-    later (or once `during(port)` returns, when given), and give each request's (status, content
-    type, body), once the server has stopped."""
+    later, or once `ready()` is true (polled, for at most 30 s: what a test needs to see before
+    the stop, not a guess of how long it takes under load), or once `during(port)` returns, when
+    given; call `stopped()` once every request has its answer; and give each request's (status,
+    content type, body), once the server has stopped."""
     import socket
     import threading
     import time
@@ -181,30 +184,42 @@ def _stopped_while_busy(engine: Engine, requests: int, busy: float = 0.5,
     clients = [threading.Thread(target=ask) for _ in range(requests)]
     for client in clients:
         client.start()
-    time.sleep(busy)  # the requests are running, or waiting for the engine
+    if ready is None:
+        time.sleep(busy)  # the requests are running, or waiting for the engine
+    else:
+        deadline = time.monotonic() + 30
+        while not ready() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert ready(), "the requests did not reach the engine within 30 s"
     if during is not None:
         during(port)
     server.should_exit = True
     for client in clients:
         client.join(20)
+    if stopped is not None:
+        stopped()
     serving.join(20)
     sock.close()
     assert not serving.is_alive() and not any(client.is_alive() for client in clients)
     return answers
 
 
-class _SlowTable(ParaphraseTable):
-    """A table whose every lookup takes `seconds`, counting its lookups."""
+class _HeldTable(ParaphraseTable):
+    """A table whose every lookup is held until `release` is set (30 s at most), counting the
+    lookups begun. A lookup of a fixed time (4 s, 0.4 s) with the stop a fixed 0.5 s after the
+    requests were sent made the 503 tests a race with the machine's load: a request not yet in
+    the app when the server stopped was refused a connection, one already done was answered
+    200."""
 
-    def __init__(self, seconds: float) -> None:
+    def __init__(self) -> None:
+        import threading
+
         super().__init__("slow")
-        self.seconds, self.lookups = seconds, 0
+        self.release, self.lookups = threading.Event(), 0
 
     def paraphrases(self, phrase: str):  # type: ignore[override]
-        import time
-
         self.lookups += 1
-        time.sleep(self.seconds)
+        self.release.wait(30)
         return super().paraphrases(phrase)
 
 
@@ -212,9 +227,11 @@ def test_a_request_running_when_the_server_stops_gets_503_in_the_error_shape() -
     """uvicorn waits `timeout_graceful_shutdown` seconds for running requests, then cancels them:
     a cancelled request was answered with a plain-text 500 'Internal Server Error' (and the log
     showed a traceback, as for a bug). Now it is a 503 saying the server stopped; a real uvicorn
-    server on a free loopback port, stopped in bounded time."""
-    table = _SlowTable(4)
-    answers = _stopped_while_busy(Engine({"slow": table}, ParaEval(), {}), 1)
+    server on a free loopback port, stopped in bounded time, once the request's lookup runs
+    (held until the answer came)."""
+    table = _HeldTable()
+    answers = _stopped_while_busy(Engine({"slow": table}, ParaEval(), {}), 1, ready=lambda: table.lookups == 1,
+                                  stopped=table.release.set)
     assert [(status, kind) for status, kind, _ in answers] == [(503, "application/json")], answers
     assert json.loads(answers[0][2]) == {
         "error": "the server stopped before this request was answered: send it again once the server is back",
@@ -226,16 +243,22 @@ def test_requests_answered_503_when_the_server_stops_do_no_work_after_it() -> No
     still waiting for the lock were answered 503, yet each then took the lock and did all its
     work for nobody: the process ran on for the work of every one (30 waiting requests of a
     second each, after Ctrl-C: `paralign serve` exited after 27 s, not 6). Now a request
-    answered 503 does no work: only those answered 200, and the one running when the server
-    stopped, looked the phrase up."""
+    answered 503 does no work: only the one running when the server stopped looked the phrase
+    up. The server is stopped once one request's lookup runs (held until every answer came) and
+    the seven others wait for the engine's lock."""
     import time
 
-    table = _SlowTable(0.4)
-    answers = _stopped_while_busy(Engine({"slow": table}, ParaEval(), {}), 8)
-    time.sleep(8 * 0.4)  # time for the work of every request, had they all done it
-    statuses = sorted(status for status, _, _ in answers)
-    assert len(statuses) == 8 and statuses[-1] == 503, statuses
-    assert table.lookups <= statuses.count(200) + 1, (table.lookups, statuses)
+    table = _HeldTable()
+    engine = Engine({"slow": table}, ParaEval(), {})
+    answers = _stopped_while_busy(engine, 8, ready=lambda: table.lookups == 1 and engine._lock.waiting == 7,
+                                  stopped=table.release.set)
+    deadline = time.monotonic() + 5  # time for the work of every request, had they all done it
+    while engine._lock.waiting and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.5)
+    statuses = [status for status, _, _ in answers]
+    assert statuses == [503] * 8, statuses
+    assert engine._lock.waiting == 0 and table.lookups == 1, (engine._lock.waiting, table.lookups)
 
 
 def test_info_answers_while_every_worker_thread_waits_for_the_engine() -> None:

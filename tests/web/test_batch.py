@@ -194,9 +194,9 @@ def test_an_empty_box_is_said_to_be_empty_as_the_other_pages_say_it(client) -> N
     """Score pressed with an empty box was refused with "pairs: Field required", as if the page
     had left the field out (the align page says "source: is empty" of its empty box)."""
     empty = _post_page(client, pairs="", signal="all-words")
-    assert empty.status_code == 422 and "pairs: is empty" in empty.text and "Field required" not in empty.text
+    assert empty.status_code == 422 and "sentence pairs: is empty" in empty.text and "Field required" not in empty.text
     left_out = _post_page(client, signal="all-words")  # not the page's form: the field is missing
-    assert left_out.status_code == 422 and "pairs: Field required" in left_out.text
+    assert left_out.status_code == 422 and "sentence pairs: is required: a non-empty text" in left_out.text
 
 
 def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> None:
@@ -210,6 +210,23 @@ def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> No
     big = small.post("/similarity/batch", content=b"pairs=" + b"x" * 200_000,
                      headers={"content-type": "application/x-www-form-urlencoded", "accept": "text/html"})
     assert big.status_code == 413 and "<nav" in big.text  # the error page, not JSON
+
+
+@pytest.mark.parametrize(("fields", "said"), [
+    ({"pairs": "a\tb\n" * 7}, "sentence pairs: has more than 6 rows"),  # the engine's refusal
+    ({"pairs": "a\tb\n", "input_format": "xml"}, "input format: must be auto, tsv, jsonl, sts or msrp"),
+    ({"pairs": "a\tb\n", "name": "n" * 201 + ".tsv"},
+     "the chosen file&#39;s name: has 205 characters; it may have at most 200 characters"),
+])
+def test_the_batch_page_names_a_refused_field_as_its_labels_do(small, fields, said) -> None:
+    """The batch page said the API's names of its fields: "pairs" for the box labelled "sentence
+    pairs", "input_format" for the menu labelled "input format", and "name" for the chosen
+    file's name, a hidden field no user sees. It names them as its labels do; the API keeps its
+    names."""
+    page = _post_page(small, signal="all-words", **fields)
+    assert page.status_code == 422 and said in page.text, page.text[-2000:]
+    api = small.post("/api/similarity/batch", json={"signal": "all-words", **fields})
+    assert api.status_code == 422 and api.json()["detail"][0]["field"] in {"pairs", "input_format", "name"}
 
 
 def test_a_batch_given_up_by_a_stopping_server_does_no_more_blocks(engine, monkeypatch) -> None:

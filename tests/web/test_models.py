@@ -56,7 +56,11 @@ def test_messages_name_each_field() -> None:
         AlignRequest.model_validate({"source": "", "target": "x" * 501, "preset": "fast"})
     errors = field_errors(caught.value.errors())
     assert [e["field"] for e in errors] == ["source", "target", "preset"]
-    assert describe(errors).startswith("source: String should have at least 1 character; target: ")
+    assert describe(errors).startswith("source: is empty; target: has 501 characters; it may have at most 500 characters; ")
+    with_model = field_errors(caught.value.errors(), AlignRequest)
+    assert describe(with_model) == ("source: is empty: it must be a text of 1 to 500 characters; target: has 501 "
+                                    "characters; it may have at most 500 characters; preset: must be default, paper, paraphrase "
+                                    "or contextual")
     with pytest.raises(ValidationError, match="at most 10 items"):
         LatticeRequest.model_validate({"sentences": ["a"] * 11})
     assert describe([]) == "invalid request"

@@ -48,6 +48,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.staticfiles import StaticFiles
+from pydantic import BaseModel
 from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
@@ -187,8 +188,16 @@ class StopAnswer:
                                   "send it again once the server is back")
 
 
+def body_model(request: Request) -> type[BaseModel] | None:
+    """The model of the request body the matched route takes (None: no route, or no model), so
+    that a refusal can say what each of its fields takes."""
+    field = getattr(request.scope.get("route"), "body_field", None)
+    model = getattr(getattr(field, "field_info", None), "annotation", None)
+    return model if isinstance(model, type) and issubclass(model, BaseModel) else None
+
+
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    errors = field_errors(list(exc.errors()))
+    errors = field_errors(list(exc.errors()), body_model(request))
     return JSONResponse({"error": describe(errors), "detail": errors}, status_code=422)
 
 

@@ -18,7 +18,8 @@ and a batch takes it block by block (:data:`BATCH_BLOCK` rows), so a request sen
 runs is answered between two of its blocks. A request the app gave up on (the server stopped and
 answered it 503: :data:`ABANDONED`) does no more work once it has the lock (:class:`Abandoned`).
 
-Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`) or input limits (:mod:`.models`).
+Not for: HTTP (:mod:`.app`, :mod:`.api`, :mod:`.pages`), input limits (:mod:`.models`) or the
+checks of a request's text against them (:mod:`.input_checks`).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ import io
 import itertools
 import math
 import threading
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -58,8 +59,8 @@ from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
-from ..textio import bad_byte
-from .models import BATCH_PAIRS, LIMITS
+from .input_checks import check_tokens, over_limit, without_binary_lines
+from .models import BATCH_PAIRS
 from .problems import FieldsRefused
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_source
@@ -142,56 +143,6 @@ def bound_pair_cache(aligner: T, size: int | None) -> T:
     if size is not None and isinstance(sultan, Aligner):
         sultan.limit_pair_cache(size)
     return aligner
-
-
-def over_limit(row: tuple[Any, Any] | str) -> str | None:
-    """Why the server does not score a row's pair: a sentence over :data:`.models.LIMITS`
-    ``sentence_chars`` characters (a batch holds the lock for all its pairs, and the aligner's
-    time grows faster than the square of a sentence's length); None for a pair within it, or a
-    row already bad. ``paralign similarity`` scores such a pair."""
-    if isinstance(row, str):
-        return None
-    limit = LIMITS["sentence_chars"]
-    lengths = [len(side if isinstance(side, str) else " ".join(side)) for side in row]
-    over = [(which, n) for which, n in zip(("source", "target"), lengths, strict=True) if n > limit]
-    if not over:
-        return None
-    which, n = over[0]
-    return (f"the {which} sentence has {n:,} characters, over the {limit} this server scores (paralign "
-            "similarity --pairs scores it)")
-
-
-def check_tokens(sentences: Mapping[str, Sentence]) -> None:
-    """A ConfigurationError naming each sentence (by its field) of more tokens than
-    :data:`.models.LIMITS` ``sentence_tokens``: the aligner's time grows faster than the square of
-    the tokens, and one request holds the engine's lock for all of it; or of none, as annotation
-    reads it (a text of invisible characters or ``&nbsp;``, which the request's check of white
-    space lets through): /api/align answered it with an empty alignment and /api/similarity with
-    an encoder's "line 1: empty sentence", where both now say what the command line says of an
-    empty sentence."""
-    limit = LIMITS["sentence_tokens"]
-    over = [{"field": name, "message": f"has {len(s.tokens)} tokens, over the {limit} a sentence may have (each "
-             "mark of punctuation and each symbol is a token)"} for name, s in sentences.items() if len(s.tokens) > limit]
-    over += [{"field": name, "message": "has no word as read (only invisible characters, or character references "
-              "such as &nbsp; that stand for white space)"} for name, s in sentences.items() if not s.tokens]
-    if over:
-        raise FieldsRefused(over)
-
-
-def without_binary_lines(text: str) -> tuple[str, dict[int, str]]:
-    """`text` with each line that holds a NUL emptied, and why, by line number, as ``paralign
-    similarity --pairs`` reads a file (:class:`~paralign.textio.Utf8LineReader`, errors
-    ``skip``, in the words of :func:`~paralign.textio.bad_byte`): binary data, not text, the
-    line reported in its place. The batch scored ``a<NUL>b`` as a sentence (0.0, shown ``a?b``)."""
-    if "\x00" not in text:
-        return text, {}
-    lines, reasons = text.split("\n"), {}
-    for index, line in enumerate(lines):
-        if "\x00" in line:
-            data = line.encode("utf-8", "surrogatepass")
-            reasons[index + 1] = bad_byte(data, data.index(b"\x00"), index + 1)[1]
-            lines[index] = ""
-    return "\n".join(lines), reasons
 
 
 @dataclass

@@ -52,7 +52,7 @@ from .models import (
     showable,
     shown_bytes,
 )
-from .problems import describe, field_errors, not_utf8
+from .problems import FieldsRefused, describe, field_errors, not_utf8
 from .table_rows import EXAMPLE_PHRASE, example_phrase
 
 router = APIRouter(include_in_schema=False)
@@ -141,14 +141,17 @@ def _lines(text: str | None) -> tuple[list[str], list[int]]:
     return [line for line, _ in kept], [number for _, number in kept]
 
 
-def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]], sent_empty: Iterable[str] = (),
-                 form: Mapping[str, Any] | None = None) -> str:
+def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[str, Sequence[int]],
+                 sent_empty: Iterable[str] = (), form: Mapping[str, Any] | None = None,
+                 labels: Mapping[str, str] | None = None) -> str:
     """The refusal's message, an item of a textarea's list named by its line in the box
     (``references (line 3)``) where the API names it by its place in the list (``references.1``);
     a required field the form sent empty (`sent_empty`) said to be empty, where pydantic's
     "Field required" read as if the page had left it out; a preset the `form`'s aligner does
-    not take said in the form's terms (:func:`_clash_on_page`)."""
-    errors = field_errors(list(exc.errors()))
+    not take said in the form's terms (:func:`_clash_on_page`); what each field takes, from
+    `model` (the form's request model); a field the page labels otherwise named by its label
+    (`labels`: :data:`BATCH_LABELS`)."""
+    errors = field_errors(list(exc.errors()), model)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
@@ -159,7 +162,12 @@ def _page_errors(exc: ValidationError, lines: Mapping[str, Sequence[int]], sent_
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):
             error["field"] = f"{name} (line {lines[name][int(index)]})"
-    return describe(errors)
+    return describe(_labelled(errors, labels or {}))
+
+
+def _labelled(errors: Iterable[Mapping[str, str]], labels: Mapping[str, str]) -> list[dict[str, str]]:
+    """`errors` with each field the page labels otherwise named as its label says it."""
+    return [{**error, "field": labels.get(error["field"], error["field"])} for error in errors]
 
 
 def _clash_on_page(form: Mapping[str, Any]) -> dict[str, str] | None:
@@ -213,7 +221,7 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
         sent_empty = {k for k in fields if k in request.query_params and k not in form}
-        return render(request, name, 422, form=form, error=_page_errors(exc, lines or {}, sent_empty, form), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -317,6 +325,10 @@ def similarity_page(request: Request) -> HTMLResponse:
 FORM_POSTS = ("/similarity/batch",)
 #: The batch page's form fields (:class:`.models.BatchRequest`'s).
 BATCH_FIELDS = ("pairs", "name", "input_format", "signal", "aligner", "preset")
+#: How the batch page names the fields its labels name otherwise than the API (a refusal of
+#: ``input_format``, or of ``name``, the hidden field holding a chosen file's name, named a field
+#: the page does not show): as its labels say them (``templates/similarity_batch.html``).
+BATCH_LABELS = {"pairs": "sentence pairs", "input_format": "input format", "name": "the chosen file's name"}
 
 
 def _download(text: str) -> str:
@@ -334,8 +346,11 @@ def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[s
         body = BatchRequest.model_validate(form)
         answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
-        return render(request, "similarity_batch.html", 422, form=form, error=_page_errors(exc, {}, sent_empty, form),
-                      **context)
+        return render(request, "similarity_batch.html", 422, form=form,
+                      error=_page_errors(exc, BatchRequest, {}, sent_empty, form, BATCH_LABELS), **context)
+    except FieldsRefused as exc:  # the engine's refusal of a field (too many rows, a signal not offered)
+        return render(request, "similarity_batch.html", 422, form=form,
+                      error=describe(_labelled(exc.detail, BATCH_LABELS)), **context)
     except ParalignError as exc:
         return render(request, "similarity_batch.html", 422, form=form, error=str(exc), **context)
     preset = [] if body.aligner != "sultan" and body.preset == "default" else ["--preset", body.preset]  # none asked

@@ -11,10 +11,12 @@ Not for: the rules themselves (:mod:`.models`) or the routes that answer (:mod:`
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any
+import types
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
 
 from ..errors import ConfigurationError, counted, is_text, lone_in
 
@@ -29,10 +31,117 @@ _JSON_TYPES = {list: "an array", str: "a string", int: "a number", float: "a num
                type(None): "null"}
 
 
-def _message(error: Mapping[str, Any]) -> str:
+def _constraint(metadata: Iterable[Any], name: str) -> Any:
+    """The value of a constraint (``max_length``, ``ge``...) among a field's metadata, or None."""
+    return next((getattr(m, name) for m in metadata if getattr(m, name, None) is not None), None)
+
+
+def _range(low: Any, high: Any, unit: str = "") -> str:
+    """A range in words: ``from 1 to 500``, ``of 1 to 8 items``, ``of at most 500``; "" for none."""
+    unit = f" {unit}" if unit else ""
+    if low is not None and high is not None:
+        return f"{'of' if unit else 'from'} {low} to {high}{unit}"
+    if high is not None or low is not None:
+        return f"of at {'most' if high is not None else 'least'} {high if high is not None else low}{unit}"
+    return ""
+
+
+def takes(annotation: Any, metadata: Sequence[Any] = (), enum: Sequence[Any] | None = None) -> str:
+    """What a field of `annotation` (with the constraints in `metadata`) takes, in words:
+    ``a text of at most 500 characters``, ``sultan, contextual or exact``, ``true or false``,
+    ``a whole number from 1 to 500``, ``a list of 1 to 8 items, each a text of at most 500
+    characters``. A refusal says it: pydantic's own words named its types (``Input should be a
+    valid string``, ``Field required``) and never what the field does take."""
+    origin = get_origin(annotation)
+    if origin is Annotated:
+        inner, *extra = get_args(annotation)
+        more = [m for e in extra for m in (e.metadata if isinstance(e, FieldInfo) else [e])]
+        return takes(inner, [*metadata, *more], enum)
+    if origin in (Union, types.UnionType):
+        kinds = [arg for arg in get_args(annotation) if arg is not type(None)]
+        return " or ".join(takes(kind, metadata, enum) for kind in kinds) + " (or null)"
+    choices = list(get_args(annotation)) if origin is Literal else list(enum or [])
+    if choices:
+        names = [str(choice) for choice in choices]
+        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+    if annotation is bool:
+        return "true or false"
+    if annotation is int:
+        return f"a whole number {_range(_constraint(metadata, 'ge'), _constraint(metadata, 'le'))}".rstrip()
+    if annotation is str:
+        low, high = _constraint(metadata, "min_length"), _constraint(metadata, "max_length")
+        return "a non-empty text" if high is None and low == 1 else f"a text {_range(low, high, 'characters')}".rstrip()
+    if origin is list:
+        (item,) = get_args(annotation) or (Any,)
+        size = _range(_constraint(metadata, "min_length"), _constraint(metadata, "max_length"), "items")
+        return f"a list{' ' + size if size else ''}, each {takes(item)}"
+    return getattr(annotation, "__name__", str(annotation))
+
+
+def field_takes(field: FieldInfo) -> str:
+    """What a model's field takes, in words (:func:`takes`)."""
+    extra = field.json_schema_extra if isinstance(field.json_schema_extra, dict) else {}
+    enum = extra.get("enum")
+    return takes(field.annotation, field.metadata, enum if isinstance(enum, list) else None)
+
+
+def _item_takes(model: type[BaseModel] | None, loc: Sequence[Any]) -> str | None:
+    """What the field (or list item) at `loc` of `model` takes, or None when not known."""
+    parts = [p for p in loc if p != "body"]
+    if model is None or not parts or parts[0] not in model.model_fields:
+        return None
+    field = model.model_fields[parts[0]]
+    if len(parts) > 1 and isinstance(parts[1], int) and get_origin(field.annotation) is list:
+        return takes(get_args(field.annotation)[0])
+    return field_takes(field)
+
+
+#: Pydantic's errors of a value of the wrong kind, said as "must be WHAT, not a TYPE" (the
+#: input's JSON type) or, for a value out of range, "is VALUE; it must be WHAT".
+_WRONG_TYPE = frozenset({"string_type", "list_type", "bool_type", "bool_parsing", "int_type", "int_parsing",
+                         "literal_error", "enum", "dict_type", "model_type", "float_type", "none_required"})
+_OUT_OF_RANGE = frozenset({"greater_than_equal", "less_than_equal", "greater_than", "less_than", "int_from_float"})
+
+
+def _found(value: Any) -> str:
+    """A value a client sent, in words: its JSON type (the input itself is not echoed back,
+    but a number, which says what was wrong with it)."""
+    return _JSON_TYPES.get(type(value), "that")
+
+
+def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | None) -> str | None:
+    """The project's words for one of pydantic's errors about a field of `model` (which field
+    it is, the caller says; what it takes, this does), or None to keep the message as it is."""
+    loc, value = tuple(error.get("loc", ())), error.get("input")
+    what = _item_takes(model, loc)
+    if kind == "missing":
+        return f"is required: {what}" if what else "is required"
+    if kind == "extra_forbidden":
+        fields = ", ".join(model.model_fields) if model is not None else ""
+        return "is not a field of this request" + (f": it takes {fields}" if fields else "")
+    if kind == "string_too_long" and isinstance(value, str):
+        return f"has {len(value):,} characters; it may have at most {(error.get('ctx') or {}).get('max_length')} characters"
+    if kind == "string_too_short" and value == "":
+        return "is empty" + (f": it must be {what}" if what else "")
+    if what is None:
+        return None
+    if kind in _WRONG_TYPE:
+        kind_of_value = "a string" if isinstance(value, str) and kind == "literal_error" else _found(value)
+        return f"must be {what}" + ("" if kind == "literal_error" else f", not {kind_of_value}")
+    if kind in _OUT_OF_RANGE and isinstance(value, int | float) and not isinstance(value, bool):
+        number = f"{int(value):,}" if float(value).is_integer() else f"{value:g}"  # 1e3 sent: 1,000
+        return f"is {number}; it must be {what}"
+    if kind in _OUT_OF_RANGE:
+        return f"must be {what}"
+    return None
+
+
+def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None) -> str:
     """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
     when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
-    position, not a field) and a body of the wrong JSON type are said as such; a check's
+    position, not a field) and a body of the wrong JSON type are said as such; a field missing,
+    unknown, of the wrong type or out of range is said in the project's words, with what the
+    field takes (from `model`, the request's model, when known: :func:`takes`); a check's
     ``ValueError`` loses pydantic's ``Value error, `` prefix."""
     kind, loc, message = error.get("type"), tuple(error.get("loc", ())), str(error.get("msg", "invalid"))
     if kind == "json_invalid":
@@ -51,7 +160,8 @@ def _message(error: Mapping[str, Any]) -> str:
                 "(control characters and lone surrogates are refused)")
     if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
         return _count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
-    return message.removeprefix("Value error, ")
+    ours = _our_words(str(kind), error, model) if loc != ("body",) else None
+    return ours if ours is not None else message.removeprefix("Value error, ")
 
 
 def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
@@ -62,13 +172,14 @@ def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
     return f"{'is empty' if count == 0 else 'has ' + counted(count, 'item')}; it must have at least {counted(least, 'item')}"
 
 
-def field_errors(errors: Iterable[Mapping[str, Any]]) -> list[dict[str, str]]:
-    """Pydantic's errors as (field, message) records (the input itself is not echoed back)."""
+def field_errors(errors: Iterable[Mapping[str, Any]], model: type[BaseModel] | None = None) -> list[dict[str, str]]:
+    """Pydantic's errors as (field, message) records (the input itself is not echoed back), in
+    the project's words, saying what each field of `model` (the request's, when known) takes."""
     out = []
     for error in errors:
         loc = error.get("loc", ())
         parts = [] if error.get("type") == "json_invalid" else [p for p in loc if p != "body"]
-        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error)})
+        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error, model)})
     return out
 
 

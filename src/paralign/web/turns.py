@@ -40,6 +40,12 @@ class TurnLock:
             self._turns.popleft()
             self._held = True
 
+    @property
+    def waiting(self) -> int:
+        """How many threads are waiting for their turn (not the one holding the lock)."""
+        with self._state:
+            return len(self._turns)
+
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
         with self._state:

@@ -22,9 +22,12 @@
         note.setAttribute("role", "alert");
         form.before(note);
       }
+      // the field's own limit, in the units a user can act on (its data-limit: "at most 500
+      // characters"); the message named only GET /api/info and the command line
+      const limit = longest.dataset.limit ? `: this page takes ${longest.dataset.limit}` : "";
       note.textContent = `Not sent: the ${name} has ${[...longest.value].length.toLocaleString("en")} characters, `
-        + "far more than this server takes in one request (GET /api/info lists its limits): shorten it, "
-        + "or use the paralign command line, which has no such limit.";
+        + `far more than this server takes in one request${limit}. Shorten it and send it again; `
+        + "for longer texts, use the paralign command line, which has no such limit.";
       longest.focus();
     });
   }
