@@ -104,8 +104,9 @@ def check_column_names(names: Sequence[str], path: str | Path | None, line: int 
                               source=None if path is None else str(path), line=line)
 
 
-#: The name of the score of a table of two columns (phrase, paraphrase: unscored pairs), as
-#: :func:`paralign.tables.score_name` calls a score that no header names.
+#: The name of the score of a table of two columns (phrase, paraphrase: unscored pairs), and of
+#: any table whose header names none (:func:`paralign.tables.score_name`, the default of a TSV
+#: reader's score name): one word for all of them.
 UNSCORED_NAME = "score"
 
 
