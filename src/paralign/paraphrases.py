@@ -21,6 +21,7 @@ from .paraphrase_table import ParaphraseEntry as ParaphraseEntry
 from .paraphrase_table import ParaphraseSource as ParaphraseSource
 from .paraphrase_table import ParaphraseTable as ParaphraseTable
 from .paraphrase_table import Score as Score
+from .paraphrase_table import empty_table_note as empty_table_note
 from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
