@@ -79,7 +79,8 @@ def check_table_names(option: str, specs: Sequence[str], *, sources: bool = Fals
     (``PATH[:THRESHOLD]``; with `sources`, each part of a ``+``-joined --similarity spec) whose
     file's name a signature cannot write: one holding ``|`` (the library's own check where it
     writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option),
-    or whose threshold is none (:func:`option_table_spec`)."""
+    or that :func:`option_table_spec` refuses: one naming no file, or whose threshold is not a
+    number, is not finite, is below 0, or is given to a built-in."""
     from ..metrics.paraeval.signature import TABLE_PART
     from ..signature import file_name_part
 
