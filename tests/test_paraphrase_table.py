@@ -71,3 +71,17 @@ def test_a_setting_that_is_not_one_is_refused() -> None:
 
     with pytest.raises(TypeError, match="no setting of a ParaphraseTable: lowercased"):
         ParaphraseTable()._copy(lowercased=True)
+
+
+def test_empty_table_note_says_what_an_empty_table_holds_and_nothing_else(tmp_path: Path) -> None:
+    """The one wording of ``parametric table``'s and ``paraeval --table``'s empty-table warnings:
+    a table of no row, or none at its threshold, is noted with the threshold; a table holding a
+    row, or a source that is no table, is not."""
+    from paralign.paraphrases import WordNetSynonyms, empty_table_note
+
+    path = tmp_path / "t.tsv"
+    path.write_text("car\tauto\t0.4\n", encoding="utf-8")
+    assert empty_table_note(ParaphraseTable()) == "the table holds no paraphrase"
+    assert empty_table_note(load_table(path, 0.5)) == "the table holds no paraphrase scoring >= 0.5"
+    assert empty_table_note(load_table(path)) is None
+    assert empty_table_note(WordNetSynonyms()) is None

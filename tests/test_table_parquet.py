@@ -14,7 +14,7 @@ from paralign.cli import main
 from paralign.errors import FormatError
 from paralign.paraphrases import load_table
 from paralign.phrase_keys import lookup_held
-from paralign.table_parquet import parquet_phrases
+from paralign.table_parquet import checked_batch, parquet_phrases
 from paralign.tables import iter_rows, lookup
 
 #: The record of a table pivot built (its phrases asked as its regex tokenizer splits them).
@@ -102,6 +102,19 @@ def test_a_table_of_two_columns_is_unscored_pairs_as_a_tsv_table_of_two_fields_i
     with pytest.raises(FormatError, match=re.escape(f"{path}: not a paraphrase table: no score column (2 columns: "
                                                     "'phrase', 'paraphrase'; expected at least 3")):
         list(iter_rows(path))
+
+
+def test_a_batch_of_two_columns_checked_directly_is_unscored_or_no_score() -> None:
+    """checked_batch of a two-column batch (a reader's, or a direct caller's): with `unscored` its
+    pairs with a null float64 ``score`` column (returned before any score is checked, all null);
+    without, "no score" naming the first row, as a TSV row of two fields wanting a score is refused."""
+    batch = pa.record_batch({"phrase": ["car", "bus"], "paraphrase": ["auto", "coach"]})
+    read = checked_batch(batch, "t.parquet", 1, unscored=True)
+    assert read.schema.names == ["phrase", "paraphrase", "score"]
+    assert read.schema.field(2).type == pa.float64()
+    assert read.column(2).to_pylist() == [None, None]
+    with pytest.raises(FormatError, match=re.escape("t.parquet: bad table row 1 (no score)")):
+        checked_batch(batch, "t.parquet", 1)
 
 
 def test_a_phrase_column_of_no_type_is_rows_without_a_phrase(tmp_path) -> None:

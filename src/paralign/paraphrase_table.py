@@ -437,6 +437,18 @@ def lookup_key(source: ParaphraseSource, phrase: str) -> str:
     return held(phrase) if callable(held) else phrase
 
 
+def empty_table_note(source: object) -> str | None:
+    """What to say of a `source` that is a table holding no paraphrase (a file of no row, or none
+    scoring at least its threshold): ``the table holds no paraphrase scoring >= 0.5``; None for a
+    table that holds one, or any other source. The one wording of the warnings of ``parametric
+    table`` (:mod:`paralign.metrics.parametric`) and of ``paraeval``/``meta-eval --table``, each of
+    which says what follows from it."""
+    if not isinstance(source, ParaphraseTable) or len(source):
+        return None
+    kept = "" if source.threshold is None else f" scoring >= {source.threshold:g}"
+    return f"the table holds no paraphrase{kept}"
+
+
 def looked_up_as_typed(source: ParaphraseSource) -> bool:
     """True when :func:`lookup_key` asks `source` for a phrase as it was typed (but for white
     space and case, which every table normalises when it is asked): not a table whose

@@ -21,6 +21,7 @@ from .paraphrase_table import ParaphraseEntry as ParaphraseEntry
 from .paraphrase_table import ParaphraseSource as ParaphraseSource
 from .paraphrase_table import ParaphraseTable as ParaphraseTable
 from .paraphrase_table import Score as Score
+from .paraphrase_table import empty_table_note as empty_table_note
 from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
 from .phrase_keys import normalize_phrase, table_form
@@ -203,10 +204,11 @@ def load_source(spec: str | Path, *, progress: Progress | None = None) -> Paraph
 def table_spec(spec: str) -> tuple[str, float | None]:
     """A table file's spec, ``PATH`` or ``PATH:THRESHOLD`` (:func:`source_spec_parts`), as every
     command reads it: the path and the threshold (None: none given). ConfigurationError for a
-    threshold that is no finite number, or one given to a built-in (``wordnet:0.5``, PPDB's own
-    file): :func:`load_source` reads a table through it, and ``paralign paraphrases``, which
-    asks the file itself, takes the same specs. A spec that names no file (``''``, ``:0.5``) is one too:
-    its path, '', was read as the current folder ('.: is a directory')."""
+    spec that names no file (``''``, ``:0.5``: its path, '', was read as the current folder,
+    '.: is a directory'), a threshold that is no finite number, one below 0 (which keeps every
+    row, as none does: :func:`~paralign.tables.check_threshold`), or one given to a built-in
+    (``wordnet:0.5``, PPDB's own file). :func:`load_source` reads a table through it, and
+    ``paralign paraphrases``, which asks the file itself, takes the same specs."""
     path, value = source_spec_parts(spec)
     if not path.strip():
         raise ConfigurationError(f"paraphrase source {spec!r} names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD")

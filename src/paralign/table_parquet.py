@@ -104,8 +104,9 @@ def check_column_names(names: Sequence[str], path: str | Path | None, line: int 
                               source=None if path is None else str(path), line=line)
 
 
-#: The name of the score of a table of two columns (phrase, paraphrase: unscored pairs), as
-#: :func:`paralign.tables.score_name` calls a score that no header names.
+#: The name of the score of a table of two columns (phrase, paraphrase: unscored pairs), and of
+#: any table whose header names none (:func:`paralign.tables.score_name`, the default of a TSV
+#: reader's score name): one word for all of them.
 UNSCORED_NAME = "score"
 
 
@@ -165,7 +166,9 @@ def checked_batch(batch: Any, path: str | Path, first_row: int | None, *, unscor
             bad(pc.index(pc.is_null(batch.column(k)), True).as_py(), f"no {names[k]}")
     if batch.num_columns == 2:  # unscored pairs (check_columns refused them to a reader wanting scores)
         batch = batch.append_column(UNSCORED_NAME, pa.nulls(batch.num_rows, pa.float64()))
-        names = batch.schema.names
+        if unscored:  # every score null, as wanted: nothing of it to check
+            return batch
+        names = batch.schema.names  # a direct caller wanting scores: "no score" below
     probability = batch.column(2)
     probability = probability.cast(pa.float64())
     if probability.null_count and not unscored:

@@ -47,6 +47,7 @@ from .table_parquet import GROUPS_AT_ONCE as GROUPS_AT_ONCE
 from .table_parquet import NEGATIVE as NEGATIVE
 from .table_parquet import PARQUET_MAGIC as PARQUET_MAGIC
 from .table_parquet import READ_BY_POSITION as READ_BY_POSITION
+from .table_parquet import UNSCORED_NAME as UNSCORED_NAME
 from .table_parquet import _open_parquet, _parquet_batches, _parquet_rows_of
 from .table_parquet import check_column_names as check_column_names
 from .table_parquet import check_columns as check_columns
@@ -263,7 +264,7 @@ def headed(lines: Iterable[str]) -> tuple[str, Iterator[str]]:
 
 
 def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *, unscored: bool = False,
-             score: str = "score") -> Iterator[tuple[str, str, Any, list[Any]]]:
+             score: str = UNSCORED_NAME) -> Iterator[tuple[str, str, Any, list[Any]]]:
     """:func:`iter_rows` of a TSV table's row `lines`, numbered as in the file: all of them
     (:func:`row_lines`), or those an index of the file found (``paralign serve``'s, which reads
     only the rows of the phrase asked; :func:`lookup` `lines`); `score`: what the table names its
@@ -275,7 +276,7 @@ def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *, unscored: bo
 
 
 def row_score(fields: Sequence[str], line: str, first: bool, path: str | Path, number: int, *,
-              unscored: bool = False, name: str = "score") -> float | None:
+              unscored: bool = False, name: str = UNSCORED_NAME) -> float | None:
     """The score of a TSV table's row `line` (line `number` of `path`, the `first` row or not) split
     into `fields` at its tabs: None for an unscored pair with `unscored` (two fields, or an empty third);
     else :func:`score_field`'s. Any other row is a FormatError naming the file and line and the score
@@ -430,7 +431,7 @@ def score_column(path: str | Path) -> str:
 def score_name(names: Sequence[str]) -> str:
     """:func:`score_column` of a table whose column names (:func:`table_columns`) are `names`."""
     name = names[2] if len(names) > 2 else ""
-    return name if name.strip() and name != "paraphrase" else "score"  # a row's keys: paraphrase, score
+    return name if name.strip() and name != "paraphrase" else UNSCORED_NAME  # a row's keys: paraphrase, score
 
 
 def _number(text: str) -> int | float | str:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from contextlib import ExitStack
 
 from ..errors import ConfigurationError
-from ..paraphrases import ParaphraseTable, source_spec_parts, table_spec
+from ..paraphrases import empty_table_note, source_spec_parts, table_spec
 from ._common import input_name, is_stdin, positive_int, read_once, warn
 from ._metavars import LIST, TABLE, N
 
@@ -79,7 +79,8 @@ def check_table_names(option: str, specs: Sequence[str], *, sources: bool = Fals
     (``PATH[:THRESHOLD]``; with `sources`, each part of a ``+``-joined --similarity spec) whose
     file's name a signature cannot write: one holding ``|`` (the library's own check where it
     writes it, :func:`paralign.metrics.paraeval.signature.source_signature`, names no option),
-    or whose threshold is none (:func:`option_table_spec`)."""
+    or that :func:`option_table_spec` refuses: one naming no file, or whose threshold is not a
+    number, is not finite, is below 0, or is given to a built-in."""
     from ..metrics.paraeval.signature import TABLE_PART
     from ..signature import file_name_part
 
@@ -118,8 +119,7 @@ def warn_empty_tables(specs: Sequence[str], sources: Sequence[object]) -> None:
     Why: ``paraeval --table EMPTY`` and ``meta-eval --table EMPTY`` scored as without a table,
     silently (a failed pivot run's output, the wrong file)."""
     for spec, source in zip(specs, list(sources)[len(sources) - len(specs):], strict=True):
-        if isinstance(source, ParaphraseTable) and not len(source):
+        empty = empty_table_note(source)
+        if empty is not None:
             path, sep, threshold = table_path(spec)
-            kept = "" if source.threshold is None else f" scoring >= {source.threshold:g}"
-            warn(f"--table {input_name(path)}{sep}{threshold}: the table holds no paraphrase{kept}: "
-                 "scored as without it")
+            warn(f"--table {input_name(path)}{sep}{threshold}: {empty}: scored as without it")

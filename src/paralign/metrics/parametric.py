@@ -66,6 +66,7 @@ from ..paraphrases import (
     ParaphraseSource,
     ParaphraseTable,
     check_source,
+    empty_table_note,
     looked_up_as_typed,
     lookup_key,
     normalize_phrase,
@@ -397,9 +398,9 @@ def _nothing_found(lookup: _CachedSource, groups: Iterable[Sequence[PairLike]]) 
     each side shown (the first sentence of `groups`). None when any phrase was found."""
     source, consequence = lookup.source, "every posited count is 0 (LB-Precision n/a, Rel-Recall 0)"
     table = source if isinstance(source, ParaphraseTable) else None
-    if table is not None and not len(table):
-        kept = "" if table.threshold is None else f" scoring >= {table.threshold:g}"
-        return [f"the table holds no paraphrase{kept}: {consequence}"]
+    empty = empty_table_note(table)
+    if empty is not None:
+        return [f"{empty}: {consequence}"]
     if not lookup.cache or any(lookup.cache.values()):
         return []
     first = None if table is None else next(table.phrases(), None)

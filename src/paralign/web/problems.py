@@ -150,7 +150,7 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None) -> 
     if loc == ("body",) and kind == "model_attributes_type":
         if isinstance(error.get("input"), bytes | bytearray):
             return "is not JSON: send a JSON object with the header content-type: application/json"
-        return f"must be a JSON object, not {_JSON_TYPES.get(type(error.get('input')), 'that')}"
+        return f"must be a JSON object, not {_found(error.get('input'))}"
     if loc == ("body",) and kind == "missing":
         return "is empty: send a JSON object"
     if kind == "string_unicode":  # pydantic takes no str holding a lone surrogate (a JSON escape \ud800)
@@ -184,7 +184,7 @@ def field_errors(errors: Iterable[Mapping[str, Any]], model: type[BaseModel] | N
 
 
 def describe(errors: list[dict[str, str]]) -> str:
-    """One line for people: ``source: String should have at most 500 characters; ...``."""
+    """One line for people: ``source: has 501 characters; it may have at most 500 characters; ...``."""
     return "; ".join(f"{e['field']}: {e['message']}" for e in errors) or "invalid request"
 
 
