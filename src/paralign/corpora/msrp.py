@@ -16,13 +16,12 @@ from pathlib import Path
 
 from ..errors import FormatError, counted
 from ..textio import open_text
-from .sentence_pairs import detect_layout
+from .sentence_pairs import _is_sts_benchmark, _sample_fields, detect_layout
 from .sts import (
     MSRP_SAMPLE,
     TABLE_SENTENCES,
     RowIssue,
     empty_sentence,
-    format_of_rows,
     read_rows,
     table_header,
     table_rows,
@@ -116,10 +115,9 @@ def check_not_sts(path: str | Path) -> None:
                           "paraphrase labels; evaluate it with evaluate-sts", source=str(path), line=1)
     if detect_layout(sample) != "sts":
         return
-    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
-    if any(len(fields) >= 5 and fields[0].strip() in ("0", "1") for fields in rows):
+    if any(len(fields) >= 5 and fields[0].strip() in ("0", "1") for fields in _sample_fields(sample)):
         return  # an MSRP row among them: the file is read as MSRP, its bad rows listed
-    told = ("the STS Benchmark: genre, source, year, id, score, sentence1, sentence2" if format_of_rows(rows) == "stsb"
+    told = ("the STS Benchmark: genre, source, year, id, score, sentence1, sentence2" if _is_sts_benchmark(sample)
             else "SemEval STS: score TAB sentence1 TAB sentence2")
     raise FormatError(f"an STS file ({told}), not MSRP: its gold scores are no paraphrase labels; "
                       "evaluate it with evaluate-sts", source=str(path))
