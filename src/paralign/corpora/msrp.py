@@ -10,7 +10,7 @@ silently. The standard 4,076-pair training set is train + val of the shipped spl
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,8 +97,9 @@ def _table_rows(path: str | Path) -> Iterator[tuple[int, list[str] | str, list[R
                       lambda record, gold: [record[gold], record.get("id", ""), "", *(record[n] for n in TABLE_SENTENCES)])
 
 
-def check_not_sts(path: str | Path) -> None:
-    """FormatError naming `path` when its first lines are an STS file's (SemEval ``score TAB s1
+def check_not_sts(path: str | Path, sample: Sequence[str]) -> None:
+    """FormatError naming `path` when its first lines (`sample`: its first :data:`.sts.MSRP_SAMPLE`
+    lines as read, read once by :func:`load_msrp`) are an STS file's (SemEval ``score TAB s1
     TAB s2`` or the STS Benchmark, as ``similarity --pairs`` tells them:
     :func:`~.sentence_pairs.detect_layout`) and none of them is a labelled MSRP row (five fields
     or more, 0 or 1 first). Read as MSRP, every row of such a file was skipped (``3 fields,
@@ -107,8 +108,6 @@ def check_not_sts(path: str | Path) -> None:
     :func:`.sts.detect_format` names evaluate-paraphrase of an MSRP file. So is a table whose
     header names a ``score`` column and no ``label`` (STS-B as sentence-transformers writes it),
     which said only that it named no 'label' column."""
-    with open_text(path) as handle:
-        sample = list(itertools.islice(handle, MSRP_SAMPLE))  # as similarity --pairs samples a file
     header = table_header(sample[0]) if sample else None
     if header is not None and "score" in header and "label" not in header:
         raise FormatError("a table of STS gold scores (its header names a 'score' column, no 'label'), not "
@@ -134,8 +133,9 @@ def load_msrp(*paths: str | Path) -> MsrpData:
     for path in paths:
         source = str(path)
         with open_text(path) as handle:
-            table = table_header(next(iter(handle), "")) is not None
-        check_not_sts(path)
+            sample = list(itertools.islice(handle, MSRP_SAMPLE))  # as similarity --pairs samples a file
+        table = bool(sample) and table_header(sample[0]) is not None
+        check_not_sts(path, sample)
         for number, fields, row_notes in (_table_rows(path) if table else read_rows(path)):
             if isinstance(fields, str):  # a table's record without its fields
                 skipped.append((source, RowIssue(number, fields)))
