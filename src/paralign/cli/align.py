@@ -198,12 +198,11 @@ def _check_picture(args: argparse.Namespace) -> None:
     """ConfigurationError (a usage error, before the aligner loads) for --picture typed with
     another --format than svg, which draws no single picture (html draws both, text, json and
     pretty none): it was silently ignored, `--picture lines --format html` a page of grids and
-    lines as without it. Then --picture not typed is ``grid``."""
+    lines as without it."""
     if args.picture is not None and args.format != "svg":
         raise ConfigurationError(f"--picture only matters with --format svg (--format {args.format} "
                                  f"{'draws both pictures' if args.format == 'html' else 'draws none'}): "
                                  "add --format svg, or leave it out")
-    args.picture = args.picture or "grid"
 
 
 #: The formats written pair by pair as results come (the others need every pair first).
