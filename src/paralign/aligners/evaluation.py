@@ -48,7 +48,8 @@ class GoldAligner(Protocol):
 
 class TunableAligner(GoldAligner, Protocol):
     """What :func:`tune_aligner` needs beside: a copy with some options changed (both aligners
-    have it; the contextual one changes its lexical pipeline's)."""
+    have it; the contextual one changes its lexical pipeline's) and its options; the
+    ``related`` it also reads (:func:`_searched_ppdb_sims`) is :class:`GoldAligner`'s."""
 
     def with_params(self, **changes: Any) -> TunableAligner: ...
 

@@ -44,7 +44,7 @@ import argparse
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import ExitStack
 from dataclasses import replace
 from pathlib import Path
@@ -184,12 +184,8 @@ def run(args: argparse.Namespace) -> int:
                     "(one page for all pairs)")
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
             done = list(_counted(progress(results, "aligning", total=len(listed)), name, counts, shown))
-            if args.format == "svg":
-                for pair, why in write_svg(args, done):  # too large to draw: the others are written
-                    counts["bad"] += 1
-                    warn_item(f"{pair.origin or name}:{pair.line}: {why} ({shown})")
-            else:
-                WRITERS[args.format](args, done)
+            args.refuse = _refusal(name, counts, shown)  # svg's pair too large to draw: the others are written
+            WRITERS[args.format](args, done)
     # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
 
@@ -198,12 +194,11 @@ def _check_picture(args: argparse.Namespace) -> None:
     """ConfigurationError (a usage error, before the aligner loads) for --picture typed with
     another --format than svg, which draws no single picture (html draws both, text, json and
     pretty none): it was silently ignored, `--picture lines --format html` a page of grids and
-    lines as without it. Then --picture not typed is ``grid``."""
+    lines as without it."""
     if args.picture is not None and args.format != "svg":
         raise ConfigurationError(f"--picture only matters with --format svg (--format {args.format} "
                                  f"{'draws both pictures' if args.format == 'html' else 'draws none'}): "
                                  "add --format svg, or leave it out")
-    args.picture = args.picture or "grid"
 
 
 #: The formats written pair by pair as results come (the others need every pair first).
@@ -220,6 +215,16 @@ def _marked(pairs: Iterable[InputPair], handles: list[tuple[IO[str], str | None]
                 pair = replace(pair, source=None, target=None, error=why, origin=origin)
                 break
         yield pair
+
+
+def _refusal(name: str, counts: dict[str, int], shown: str) -> Callable[[InputPair, str], None]:
+    """How a writer refuses one pair of several (svg: too large to draw, :func:`write_svg`): it
+    counts as bad and is reported on stderr with why and what the output holds in its place, as
+    an unreadable pair is (:func:`_reported`)."""
+    def refuse(pair: InputPair, why: str) -> None:
+        counts["bad"] += 1
+        warn_item(f"{pair.origin or name}:{pair.line}: {why} ({shown})")
+    return refuse
 
 
 def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int],
@@ -334,17 +339,18 @@ def numbered(path: str, n: int) -> str:
     return str(p.with_name(f"{p.name[: len(p.name) - len(suffix)]}-{n}{suffix}"))
 
 
-def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> list[tuple[InputPair, str]]:
+def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
     """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg; each
     carries the settings' signature as its ``<desc>``. A pair too large to draw
     (:func:`paralign.viz.svg.check_side`, as `lattice draw` refuses a lattice) is a usage error
     when it is the only one (the command line asks for a picture that cannot be drawn; text and
-    json write its links); among several it is returned with why, no file written for it, and
-    the others are drawn. Before, a pair of 3,000 words a side was drawn 72,084 px wide."""
+    json write its links); among several it is refused with why (``args.refuse``:
+    :func:`_refusal`), no file written for it, and the others are drawn. Before, a pair of 3,000
+    words a side was drawn 72,084 px wide."""
     from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file, with_description
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
-    refused = []
+    refuse: Callable[[InputPair, str], None] = args.refuse
     for pair, source, target, alignment in results:
         if alignment is None or source is None or target is None:  # all None or none
             continue
@@ -355,11 +361,10 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> list[tuple
         except ConfigurationError as too_large:
             if len(results) == 1:
                 raise
-            refused.append((pair, str(too_large)))
+            refuse(pair, str(too_large))
             continue
         with open_out(target_path) as out:
             out.write(svg_file(with_description(picture, f"signature: {signature_of(args, pair)}")))
-    return refused
 
 
 def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:

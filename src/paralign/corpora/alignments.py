@@ -16,7 +16,7 @@ from .base import AlignedPair, BadPair, PairOrBad, read_lines, strict
 from .giza import iter_giza, read_giza
 from .jacana import combine_sure_possible, companion_files, iter_jacana, read_jacana
 from .jsonl import iter_jsonl, read_jsonl
-from .multimwa import iter_multimwa, read_multimwa
+from .multimwa import MIN_FIELDS, SURE_FIELD, iter_multimwa, read_multimwa
 from .pharaoh import iter_pharaoh, read_pharaoh
 
 FORMATS: dict[str, Callable[[str | Path], Iterator[AlignedPair]]] = {
@@ -41,7 +41,6 @@ _READERS: dict[str, Callable[[str | Path, str | None], Iterator[PairOrBad]]] = {
 SEPARATE_POSSIBLE = ("jacana", "pharaoh")
 
 _PHARAOH_LINE = re.compile(r"^(\d+[-?p]\d+)?(\s+\d+[-?p]\d+)*\s*$")
-_MULTIMWA_MIN_FIELDS = 8
 
 
 def format_of_line(text: str) -> str | None:
@@ -53,7 +52,7 @@ def format_of_line(text: str) -> str | None:
     if text.startswith("#") and "sentence pair" in text.lower():
         return "giza"
     fields = text.split("\t")
-    if len(fields) >= _MULTIMWA_MIN_FIELDS and _PHARAOH_LINE.match(fields[7]):  # its 8th field: the sure links
+    if len(fields) >= MIN_FIELDS and _PHARAOH_LINE.match(fields[SURE_FIELD]):
         return "multimwa"
     if _PHARAOH_LINE.match(text):
         return "pharaoh"

@@ -10,19 +10,18 @@ silently. The standard 4,076-pair training set is train + val of the shipped spl
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import FormatError, counted
 from ..textio import open_text
-from .sentence_pairs import detect_layout
+from .sentence_pairs import _is_sts_benchmark, _sample_fields, detect_layout
 from .sts import (
     MSRP_SAMPLE,
     TABLE_SENTENCES,
     RowIssue,
     empty_sentence,
-    format_of_rows,
     read_rows,
     table_header,
     table_rows,
@@ -98,8 +97,9 @@ def _table_rows(path: str | Path) -> Iterator[tuple[int, list[str] | str, list[R
                       lambda record, gold: [record[gold], record.get("id", ""), "", *(record[n] for n in TABLE_SENTENCES)])
 
 
-def check_not_sts(path: str | Path) -> None:
-    """FormatError naming `path` when its first lines are an STS file's (SemEval ``score TAB s1
+def check_not_sts(path: str | Path, sample: Sequence[str]) -> None:
+    """FormatError naming `path` when its first lines (`sample`: its first :data:`.sts.MSRP_SAMPLE`
+    lines as read, read once by :func:`load_msrp`) are an STS file's (SemEval ``score TAB s1
     TAB s2`` or the STS Benchmark, as ``similarity --pairs`` tells them:
     :func:`~.sentence_pairs.detect_layout`) and none of them is a labelled MSRP row (five fields
     or more, 0 or 1 first). Read as MSRP, every row of such a file was skipped (``3 fields,
@@ -108,18 +108,15 @@ def check_not_sts(path: str | Path) -> None:
     :func:`.sts.detect_format` names evaluate-paraphrase of an MSRP file. So is a table whose
     header names a ``score`` column and no ``label`` (STS-B as sentence-transformers writes it),
     which said only that it named no 'label' column."""
-    with open_text(path) as handle:
-        sample = list(itertools.islice(handle, MSRP_SAMPLE))  # as similarity --pairs samples a file
     header = table_header(sample[0]) if sample else None
     if header is not None and "score" in header and "label" not in header:
         raise FormatError("a table of STS gold scores (its header names a 'score' column, no 'label'), not "
                           "paraphrase labels; evaluate it with evaluate-sts", source=str(path), line=1)
     if detect_layout(sample) != "sts":
         return
-    rows = [line.rstrip("\r\n").lstrip("\ufeff").split("\t") for line in sample if line.strip()]
-    if any(len(fields) >= 5 and fields[0].strip() in ("0", "1") for fields in rows):
+    if any(len(fields) >= 5 and fields[0].strip() in ("0", "1") for fields in _sample_fields(sample)):
         return  # an MSRP row among them: the file is read as MSRP, its bad rows listed
-    told = ("the STS Benchmark: genre, source, year, id, score, sentence1, sentence2" if format_of_rows(rows) == "stsb"
+    told = ("the STS Benchmark: genre, source, year, id, score, sentence1, sentence2" if _is_sts_benchmark(sample)
             else "SemEval STS: score TAB sentence1 TAB sentence2")
     raise FormatError(f"an STS file ({told}), not MSRP: its gold scores are no paraphrase labels; "
                       "evaluate it with evaluate-sts", source=str(path))
@@ -136,8 +133,9 @@ def load_msrp(*paths: str | Path) -> MsrpData:
     for path in paths:
         source = str(path)
         with open_text(path) as handle:
-            table = table_header(next(iter(handle), "")) is not None
-        check_not_sts(path)
+            sample = list(itertools.islice(handle, MSRP_SAMPLE))  # as similarity --pairs samples a file
+        table = bool(sample) and table_header(sample[0]) is not None
+        check_not_sts(path, sample)
         for number, fields, row_notes in (_table_rows(path) if table else read_rows(path)):
             if isinstance(fields, str):  # a table's record without its fields
                 skipped.append((source, RowIssue(number, fields)))

@@ -13,7 +13,12 @@ from pathlib import Path
 from ..errors import FormatError
 from .base import AlignedPair, BadPair, PairOrBad, make_pair, parse_dash_links, read_records, strict
 
-MIN_FIELDS = 8
+#: The index of the field of a line's sure links, ``i-j ...`` (format detection looks at it too).
+SURE_FIELD = 7
+#: A line's fields up to its sure links.
+MIN_FIELDS = SURE_FIELD + 1
+#: The index of the field of its possible links (optional: a line may end before it).
+POSSIBLE_FIELD = 8
 
 
 def read_multimwa(path: str | Path, name: str | None = None) -> Iterator[PairOrBad]:
@@ -33,8 +38,8 @@ def read_multimwa(path: str | Path, name: str | None = None) -> Iterator[PairOrB
                     f"expected at least {MIN_FIELDS} tab-separated fields, got {len(fields)}",
                     source=name, line=number,
                 )
-            sure = parse_dash_links(fields[7], source=name, line=number, item=pair_id)
-            possible = parse_dash_links(fields[8] if len(fields) > 8 else "", source=name,
+            sure = parse_dash_links(fields[SURE_FIELD], source=name, line=number, item=pair_id)
+            possible = parse_dash_links(fields[POSSIBLE_FIELD] if len(fields) > POSSIBLE_FIELD else "", source=name,
                                         line=number, item=pair_id)
             return make_pair(pair_id, fields[1].split(), fields[3].split(), sure, possible,
                              path=name, line=number)

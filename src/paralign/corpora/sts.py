@@ -233,8 +233,9 @@ def detect_format(path: str | Path) -> str:
     its 0/1 labels were read as gold scores and its two ids as the sentences; so is a table of
     paraphrase labels (:func:`_check_not_labels`)."""
     with open_text(path) as handle:
-        if table_header(next(iter(handle), "")) is not None:
-            _check_not_labels(path)
+        first = next(iter(handle), "")
+        if table_header(first) is not None:
+            _check_not_labels(path, [first, *itertools.islice(handle, MSRP_SAMPLE)])
             return "table"
     rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
     sample = list(itertools.islice(rows, MSRP_SAMPLE))
@@ -256,13 +257,12 @@ def detect_format(path: str | Path) -> str:
     return found
 
 
-def _check_not_labels(path: str | Path) -> None:
+def _check_not_labels(path: str | Path, lines: Sequence[str]) -> None:
     """FormatError naming `path`, a table whose gold column is ``label`` (no ``score``), when every
-    one of its first :data:`MSRP_SAMPLE` records' labels is written 0 or 1, both found: MRPC's
+    one of its first :data:`MSRP_SAMPLE` records' labels (in `lines`, its header and the lines
+    after it, as :func:`detect_format` read them) is written 0 or 1, both found: MRPC's
     or PAWS's paraphrase labels, as Hugging Face writes them (GLUE's STS-B writes its gold
     scores under ``label`` too, as 3.8, 5.0). evaluate-sts correlated them as gold scores."""
-    with open_text(path) as handle:
-        lines = list(itertools.islice(handle, MSRP_SAMPLE + 1))
     header = table_header(lines[0]) if lines else None
     if header is None or "score" in header or "label" not in header:
         return
