@@ -1021,3 +1021,18 @@ def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
     assert run(capsys, *base, "--resources", "none,")[1] == run(capsys, *base, "--resources", "none")[1]
     with pytest.raises(ConfigurationError, match="'none' .* given with 'wordnet'"):
         scorer("paper", resources=["wordnet", "none"])
+
+
+def test_a_segment_with_blank_references_has_a_null_score_on_the_report(files, capsys, report_page):
+    """A segment whose every reference is blank shows ``score n/a`` on the default config's
+    report, but its section said ``data-score="nan"``: no JSON and no number to a reader of the
+    page's data. Now ``null``, as the JSON output and the score cells' ``data-value`` say n/a."""
+    (files / "some.txt").write_text("the cat\n\nthe cat\n", encoding="utf-8")
+    report = files / "blank.html"
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "some.txt"), "-i", str(files / "hyp.txt"),
+                         "--resources", "none", "--format", "json", "--sentence-level", "--report", str(report))
+    assert code == 0, err
+    segments = json.loads(out)["segments"]
+    sections = report_page(report.read_text(encoding="utf-8")).find("section", class_="segment")
+    assert [json.loads(s["data-score"]) for s in sections] == [seg["score"] for seg in segments]
+    assert sections[1]["data-score"] == "null" and segments[1]["score"] is None
