@@ -968,14 +968,16 @@ def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, confi
     """A reference blank on every line gave ``R = 0.0000`` (the graded configs' score and F 0
     too), silently; a segment whose every reference is blank too. Now the text says n/a, the
     JSON null, under every config, and a warning names the file and the blank lines (sacrebleu
-    scores such references 0 without a word)."""
+    scores such references 0 without a word). The warning names the figures the config shows:
+    the paper config has no score (F is its headline), and its warning said "score" too."""
+    figures = "recall, F and the score are" if config == "default" else "recall and F are"
     (files / "blank.txt").write_text("\n \n\n", encoding="utf-8")
     code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
                          "--config", config, "--resources", "none")
     assert code == 0 and "R = n/a F = n/a\t" in out and "P = 0.0000" in out
     assert out.startswith("ParaEval n/a P" if config == "default" else "ParaEval P")
-    assert err == (f"paralign: warning: {files / 'blank.txt'}: every reference line is blank: recall, F and the "
-                   "score are n/a (no reference word to match)\n")
+    assert err == (f"paralign: warning: {files / 'blank.txt'}: every reference line is blank: {figures} "
+                   "n/a (no reference word to match)\n")
     code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
                          "--config", config, "--resources", "none", "--format", "json", "--sentence-level")
     result = json.loads(out)
@@ -987,7 +989,7 @@ def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, confi
                          "-i", str(files / "hyp.txt"), "--config", config, "--resources", "none", "--sentence-level")
     assert code == 0 and [line.split("\t")[1].count("n/a") for line in out.splitlines()] == [0, 2 + (config == "default"), 0]
     assert err == (f"paralign: warning: {files / 'some.txt'} and {files / 'other.txt'}: 1 segment of 3 has no "
-                   "reference word (blank: line 2): its recall, F and score are n/a; the corpus figures count its "
+                   f"reference word (blank: line 2): its {figures.replace(' the ', ' ')} n/a; the corpus figures count its "
                    "hypothesis words in the precision alone\n")
 
 
