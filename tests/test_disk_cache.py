@@ -408,3 +408,27 @@ def test_an_entry_cut_short_or_longer_is_listed_unknown_and_pruned(change, cache
     path.write_bytes(data[:-1] if change == "cut" else data + b"\0")
     assert [entry.state for entry in entries()] == ["unknown"]
     assert [entry.path for entry in prune().entries] == [path] and entries() == []
+
+
+def test_a_relative_paralign_cache_dir_is_refused_naming_it(monkeypatch, tmp_path, capsys) -> None:
+    """PARALIGN_CACHE_DIR=cache kept the cache in ./cache of whatever folder a command ran in: a
+    run in another folder derived everything again and left entries behind in each. Now it is a
+    ConfigurationError naming the variable (``paralign cache dir``: a usage error, exit 2)."""
+    from paralign.cli import main
+    from paralign.disk_cache import folder_names
+    from paralign.errors import ConfigurationError
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", "cache")
+    source = tmp_path / "source.txt"
+    source.write_text("words", encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=r"^PARALIGN_CACHE_DIR='cache' is a relative path: .*absolute"):
+        derived("n", source, lambda: {"x": 1}, version="1")
+    with pytest.raises(ConfigurationError, match="PARALIGN_CACHE_DIR='cache'"):
+        folder_names()
+    assert not (tmp_path / "cache").exists()
+    assert main(["cache", "dir"]) == 2
+    assert capsys.readouterr().err.startswith("paralign cache dir: error: PARALIGN_CACHE_DIR='cache' is a relative")
+    with pytest.raises(SystemExit):
+        main(["cache", "dir", "--help"])
+    assert "a relative path is refused" in " ".join(capsys.readouterr().out.split())

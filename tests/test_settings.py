@@ -75,3 +75,16 @@ def test_relative_xdg_cache_home_is_ignored(monkeypatch, tmp_path) -> None:
     assert cache_dir() == tmp_path / ".cache" / "paralign"
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     assert cache_dir() == tmp_path / "xdg" / "paralign"
+
+
+def test_a_tilde_in_paralign_cache_dir_is_the_home_folder(monkeypatch, tmp_path) -> None:
+    """PARALIGN_CACHE_DIR="~/cache" (quoted, or set by a tool that does not expand it, such as a
+    systemd unit or a .env file) made a folder named ``~`` under whatever folder a command ran
+    in; ``~`` is now the home folder, as the shell reads it."""
+    from paralign.settings import cache_dir
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", "~/cache")
+    assert cache_dir() == tmp_path / "cache"
+    monkeypatch.setenv("PARALIGN_CACHE_DIR", str(tmp_path / "abs"))
+    assert cache_dir() == tmp_path / "abs"

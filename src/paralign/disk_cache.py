@@ -104,7 +104,7 @@ def _entry(name: str, source: str | os.PathLike[str], version: str,
     record kept at the head of that entry (what it was derived from, for :func:`entries` and
     :func:`prune`); None when there is no cache folder, the source cannot be stat'ed, is not a
     regular file, is smaller than `min_bytes` or is in :func:`not_kept`."""
-    folder = cache_dir()
+    folder = derived_folder()
     if folder is None:
         return None
     try:
@@ -263,10 +263,25 @@ class Removed:
                 "failed": [{"file": str(path), "reason": reason} for path, reason in self.failed]}
 
 
+def derived_folder() -> Path | None:
+    """:func:`paralign.settings.cache_dir`, the folder of :func:`derived`'s entries;
+    ConfigurationError for a relative PARALIGN_CACHE_DIR: the cache would be in another folder
+    for every folder a command runs in (each run deriving again, entries left everywhere), so it
+    is refused, once, rather than made absolute against whichever folder came first."""
+    folder = cache_dir()
+    if folder is not None and not folder.is_absolute():
+        raise ConfigurationError(f"PARALIGN_CACHE_DIR={shown_value(os.environ.get('PARALIGN_CACHE_DIR', ''))} is "
+                                 "a relative path: the cache would be in another folder wherever a command "
+                                 "runs; give an absolute path (~/... is the home folder), or set it empty "
+                                 "for no cache")
+    return folder
+
+
 def cache_folders() -> dict[str, Path | None]:
     """Each kind's folder (None: no such cache: PARALIGN_CACHE_DIR set empty, or
-    PARALIGN_VECTOR_CACHE unset)."""
-    return {"derived": cache_dir(), "vectors": vector_cache_dir()}
+    PARALIGN_VECTOR_CACHE unset); ConfigurationError for a relative PARALIGN_CACHE_DIR
+    (:func:`derived_folder`)."""
+    return {"derived": derived_folder(), "vectors": vector_cache_dir()}
 
 
 def folder_names() -> dict[str, str | None]:

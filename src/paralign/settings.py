@@ -93,10 +93,13 @@ def cache_dir() -> Path | None:
     table file of 1 MB or more with its hash), so a command does not parse them again.
     PARALIGN_CACHE_DIR set to an empty string, or no home folder to put the default in: no cache.
     A relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification requires (it
-    would put the cache under whatever folder a command happens to run in)."""
+    would put the cache under whatever folder a command happens to run in). PARALIGN_CACHE_DIR's
+    ``~`` is the home folder, as a shell reads it unquoted (``PARALIGN_CACHE_DIR="~/c"`` made a
+    folder named ``~``); a relative value is returned as it is, for :mod:`paralign.disk_cache`
+    to refuse by name (this layer has no error of its own: :mod:`paralign.errors` is beside it)."""
     value = os.environ.get("PARALIGN_CACHE_DIR")
     if value is not None:
-        return Path(value) if value else None
+        return Path(os.path.expanduser(value)) if value else None
     xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg and os.path.isabs(xdg):
         return Path(xdg) / "paralign"

@@ -51,7 +51,9 @@ def test_the_folder_is_said_and_nltk_data_when_paralign_would_not_look_there(fet
     assert out.splitlines()[:3] == ["wordnet: ok", "stopwords: ok", "mwa_ppdb: ok"]
     assert f"in {target}" in out and f"NLTK_DATA={target}" in out
     assert main(["download", "--dir", str(target), "--format", "json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": True}
+    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": True,
+                                                   "status": dict.fromkeys(("wordnet", "stopwords", "mwa_ppdb"),
+                                                                           "fetched")}
 
 
 def test_a_folder_paralign_searches_needs_no_nltk_data(fetched, tmp_path: Path, monkeypatch, capsys) -> None:
@@ -136,7 +138,9 @@ def test_offline_a_package_already_there_is_kept_not_failed(tmp_path: Path, monk
     """Offline, nltk.download fails for every package, also one the folder holds (it cannot ask
     its server whether the copy is up to date): `paralign download` said `wordnet: FAILED` and
     told to copy an nltk_data folder, exit 1, for a folder every command could read. A package
-    already there is now ok, said not checked for updates; one that is not there still fails."""
+    already there is now ok, said not checked for updates; one that is not there still fails.
+    Its JSON (``true`` a package, kept or fetched alike) could not tell them apart: its
+    ``status`` now says ``fetched``, ``kept`` or ``failed``, beside the keys it had."""
     import nltk
 
     monkeypatch.setattr(nltk, "download", lambda package, download_dir=None, quiet=False, **kwargs: False)
@@ -151,7 +155,9 @@ def test_offline_a_package_already_there_is_kept_not_failed(tmp_path: Path, monk
     assert "not checked for updates" in lines[0] and lines[2] == "mwa_ppdb: FAILED"
     assert lines[-1].startswith("not fetched: mwa_ppdb (")
     assert main(["download", "--dir", str(target), "--format", "json"]) == 1
-    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": False}
+    assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": False,
+                                                   "status": {"wordnet": "kept", "stopwords": "kept",
+                                                              "mwa_ppdb": "failed"}}
     (target / "misc" / "mwa_ppdb.zip").parent.mkdir()
     (target / "misc" / "mwa_ppdb.zip").write_bytes(b"x")
     assert main(["download", "--dir", str(target)]) == 0

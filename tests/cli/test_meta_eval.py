@@ -1425,3 +1425,28 @@ def test_sacrebleus_f_is_format(tmp_path, capsys):
     short = capsys.readouterr().out
     assert main([*base, "--format", "json"]) == 0
     assert short == capsys.readouterr().out and json.loads(short)["pair"] == "de-en"
+
+
+def test_a_gpu_torch_does_not_see_is_told_before_any_file_is_read(tmp_path, capsys, monkeypatch):
+    """``--device cuda`` on a machine whose torch sees no GPU was told after the --scores files
+    and the references were read (every row of a WMT submission checked first); now before any
+    file is read, as every other command with --device tells it."""
+    import paralign.cli.meta_eval as meta_eval
+
+    torch = pytest.importorskip("torch", reason="--device is checked by torch (the neural extra)")
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 0)
+
+    def read(*_args: object, **_kwargs: object) -> None:
+        raise AssertionError("a file was read before --device was checked")
+
+    monkeypatch.setattr(meta_eval, "_given_scores", read)
+    monkeypatch.setattr(meta_eval, "load_wmt", read)
+    scores = tmp_path / "mine.seg.score"
+    scores.write_text("", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--metrics", "paraeval",
+                 "--paraeval-config", "contextual", "--resources", "none", "--scores", str(scores),
+                 "--device", "cuda"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("paralign meta-eval: error: device cuda asked for, but torch sees no CUDA device")
+    assert err.count("\n") == 1

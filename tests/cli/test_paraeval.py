@@ -968,14 +968,16 @@ def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, confi
     """A reference blank on every line gave ``R = 0.0000`` (the graded configs' score and F 0
     too), silently; a segment whose every reference is blank too. Now the text says n/a, the
     JSON null, under every config, and a warning names the file and the blank lines (sacrebleu
-    scores such references 0 without a word)."""
+    scores such references 0 without a word). The warning names the figures the config shows:
+    the paper config has no score (F is its headline), and its warning said "score" too."""
+    figures = "recall, F and the score are" if config == "default" else "recall and F are"
     (files / "blank.txt").write_text("\n \n\n", encoding="utf-8")
     code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
                          "--config", config, "--resources", "none")
     assert code == 0 and "R = n/a F = n/a\t" in out and "P = 0.0000" in out
     assert out.startswith("ParaEval n/a P" if config == "default" else "ParaEval P")
-    assert err == (f"paralign: warning: {files / 'blank.txt'}: every reference line is blank: recall, F and the "
-                   "score are n/a (no reference word to match)\n")
+    assert err == (f"paralign: warning: {files / 'blank.txt'}: every reference line is blank: {figures} "
+                   "n/a (no reference word to match)\n")
     code, out, err = run(capsys, "paraeval", "-r", str(files / "blank.txt"), "-i", str(files / "hyp.txt"),
                          "--config", config, "--resources", "none", "--format", "json", "--sentence-level")
     result = json.loads(out)
@@ -987,7 +989,7 @@ def test_blank_references_are_n_a_with_a_warning_saying_why(files, capsys, confi
                          "-i", str(files / "hyp.txt"), "--config", config, "--resources", "none", "--sentence-level")
     assert code == 0 and [line.split("\t")[1].count("n/a") for line in out.splitlines()] == [0, 2 + (config == "default"), 0]
     assert err == (f"paralign: warning: {files / 'some.txt'} and {files / 'other.txt'}: 1 segment of 3 has no "
-                   "reference word (blank: line 2): its recall, F and score are n/a; the corpus figures count its "
+                   f"reference word (blank: line 2): its {figures.replace(' the ', ' ')} n/a; the corpus figures count its "
                    "hypothesis words in the precision alone\n")
 
 
@@ -1021,3 +1023,18 @@ def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
     assert run(capsys, *base, "--resources", "none,")[1] == run(capsys, *base, "--resources", "none")[1]
     with pytest.raises(ConfigurationError, match="'none' .* given with 'wordnet'"):
         scorer("paper", resources=["wordnet", "none"])
+
+
+def test_a_segment_with_blank_references_has_a_null_score_on_the_report(files, capsys, report_page):
+    """A segment whose every reference is blank shows ``score n/a`` on the default config's
+    report, but its section said ``data-score="nan"``: no JSON and no number to a reader of the
+    page's data. Now ``null``, as the JSON output and the score cells' ``data-value`` say n/a."""
+    (files / "some.txt").write_text("the cat\n\nthe cat\n", encoding="utf-8")
+    report = files / "blank.html"
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "some.txt"), "-i", str(files / "hyp.txt"),
+                         "--resources", "none", "--format", "json", "--sentence-level", "--report", str(report))
+    assert code == 0, err
+    segments = json.loads(out)["segments"]
+    sections = report_page(report.read_text(encoding="utf-8")).find("section", class_="segment")
+    assert [json.loads(s["data-score"]) for s in sections] == [seg["score"] for seg in segments]
+    assert sections[1]["data-score"] == "null" and segments[1]["score"] is None

@@ -206,3 +206,18 @@ def test_empty_and_over_long_pairs_are_counted_apart_and_kept_in_place_when_aske
     assert (stats.lines, stats.kept, stats.empty, stats.too_long, stats.skipped_lines) == (5, 1, 2, 2, [2, 3, 4, 5])
     in_place = list(iter_parallel(src, tgt, max_tokens=3, warn=False, keep_skipped=True))
     assert [(line.source, line.target) for line in in_place] == [("a b", "c d")] + [("", "")] * 4
+
+
+def test_a_lone_cr_before_a_line_end_reads_as_every_reader_reads_it(tmp_path) -> None:
+    """``rstrip(b"\\r\\n")`` stripped every CR at a line's end: a lone CR just before CRLF (and
+    one ending a last line without LF) was dropped, where the house rule (`line_ends`: a line
+    ends at LF or CRLF, a lone CR reads as a space) and every other reader (open_text) read a
+    space. Now only the line end is stripped, so a line's text is the one open_text gives."""
+    source, target = tmp_path / "src.txt", tmp_path / "tgt.txt"
+    source.write_bytes(b"a b\r\r\nc\rd\r\ne f\r")
+    target.write_bytes(b"x\r\r\r\ny\nz\r")
+    pairs = list(iter_parallel(source, target, warn=False))
+    for path, texts in ((source, [p.source for p in pairs]), (target, [p.target for p in pairs])):
+        with open_text(path) as handle:
+            assert texts == [line.removesuffix("\n") for line in handle]
+    assert [p.source for p in pairs] == ["a b ", "c d", "e f "] and [p.target for p in pairs] == ["x  ", "y", "z "]

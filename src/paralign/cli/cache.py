@@ -25,11 +25,12 @@ def _no_cache() -> str:
 
 #: The environment variables every action honours, as each action's --help says them.
 ENVIRONMENT = (
-    "Environment: PARALIGN_CACHE_DIR, the cache folder (set empty: no cache), else "
+    "Environment: PARALIGN_CACHE_DIR, the cache folder (~ is the home folder; a relative path is refused; "
+    "set empty: no cache), else "
     "$XDG_CACHE_HOME/paralign (an absolute XDG_CACHE_HOME), else ~/.cache/paralign; "
     "PARALIGN_VECTOR_CACHE, ParaEval's vector cache folder (unset: none). Exit status: 0, also with "
-    "no cache or no folder yet; 2 when a folder cannot be read; 1 when prune or purge could not "
-    "remove a file."
+    "no cache or no folder yet; 2 when a folder cannot be read or PARALIGN_CACHE_DIR is relative; 1 when "
+    "prune or purge could not remove a file."
 )
 
 

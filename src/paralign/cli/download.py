@@ -58,14 +58,17 @@ def _elsewhere(package: str) -> str:
 def run(args: argparse.Namespace) -> int:
     folder = download_folder(args.dir)
     states = fetch(NLTK_PACKAGES, str(folder))
-    result = {package: state != FAILED for package, state in states.items()}
+    there = {package: state != FAILED for package, state in states.items()}
+    # each package's key as before (whether it is there after the run); "status" tells fetched
+    # from kept (offline, already there), as the text output does
+    result: dict[str, object] = {**there, "status": states}
 
-    def render(r: dict[str, bool]) -> str:
+    def render(_: object) -> str:
         lines = [f"{k}: {_STATE_SHOWN[state]}{_elsewhere(k) if state == FAILED else ''}" for k, state in states.items()]
         lines.append(f"in {folder}")
-        if any(r.values()) and not searched(folder):
+        if any(there.values()) and not searched(folder):
             lines.append(f"paralign does not look there: set NLTK_DATA={folder}")
-        failed = [k for k, v in r.items() if not v]
+        failed = [k for k, v in there.items() if not v]
         if failed:
             advice = ("; paralign reads them where they are already (above)" if all(map(held_where, failed)) else
                       ". On a machine without it, copy an nltk_data folder holding them from one with it and set "
@@ -75,4 +78,4 @@ def run(args: argparse.Namespace) -> int:
         return "\n".join(lines)
 
     emit(result, args.format, render)
-    return 0 if all(result.values()) else 1
+    return 0 if all(there.values()) else 1

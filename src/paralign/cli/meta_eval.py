@@ -273,14 +273,15 @@ def run(args: argparse.Namespace) -> int:
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     check_table_names("--table", args.table)
     refs = reference_sets(args.refs)
-    check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
-    own = [_given_scores(path, name, args.pair, refs) for name, path in files]
-    check_levels(own, args.level, "--level")  # system scores at --level segment: a usage error before the data loads
-    check_references(own, refs, list(reference_files(args.wmt, args.pair)))  # scores against ref B, --refs A
+    # the options' own checks (a --device GPU torch does not see too), before any file is read
     check_paraeval_options(args, names)
     check_paper_options(args, args.paraeval_config, "--paraeval-config")
     check_encoder_options(args, any(n.startswith("paraeval") for n in names)
                           and "contextual" in get_config(args.paraeval_config).tiers, ENCODER_USERS)
+    check_pair(args.wmt, args.pair, refs)  # before --scores are read: a submission file's rows are --pair's
+    own = [_given_scores(path, name, args.pair, refs) for name, path in files]
+    check_levels(own, args.level, "--level")  # system scores at --level segment: a usage error before the data loads
+    check_references(own, refs, list(reference_files(args.wmt, args.pair)))  # scores against ref B, --refs A
     data = load_wmt(args.wmt, args.pair, refs, segments=args.level != "system")  # only the sets scored against
     for name in data.missing:
         warn(f"{args.pair}: system {name!r} has human scores but no output file: left out{_twin(data, name, 'output')}")

@@ -236,7 +236,7 @@ def run(args: argparse.Namespace) -> int:
         raise ConfigurationError("--paired-bs compares systems with the first -i (the baseline): give two or more")
     refs = [read_segments(path) for path in args.reference]
     _check_references(args.reference, refs)
-    _warn_blank_references(args.reference, refs)
+    _warn_blank_references(args.reference, refs, has_score=get_config(args.config).scorer != "paper")
     systems, bad = _read_systems(args, paths, refs)
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
@@ -280,10 +280,11 @@ def _check_references(paths: list[str], refs: list[list[str]]) -> None:
                            f"give each reference once (scored against both as against one, signed nrefs:{len(refs)})")
 
 
-def _warn_blank_references(paths: list[str], refs: list[list[str]]) -> None:
+def _warn_blank_references(paths: list[str], refs: list[list[str]], *, has_score: bool) -> None:
     """A warning naming the segments whose every reference is blank (white space alone): their
     recall, F and score are n/a (no reference word to match: JSON null, text ``n/a``), and the
-    corpus's too when every line is. The scores say so themselves; the warning says why, once,
+    corpus's too when every line is; without `has_score` (the paper config, whose headline is
+    F: it has no score column) their recall and F, the figures it shows. The scores say so themselves; the warning says why, once,
     where a segment's n/a among many would be missed (sacrebleu scores such a reference 0
     without a word, which reads as a translation that matched nothing).
 
@@ -294,13 +295,15 @@ def _warn_blank_references(paths: list[str], refs: list[list[str]]) -> None:
         return
     names = " and ".join(input_name(path) for path in paths)
     if len(blank) == len(refs[0]):
-        warn(f"{names}: every reference line is blank: recall, F and the score are n/a (no reference word to match)")
+        figures = "recall, F and the score are" if has_score else "recall and F are"
+        warn(f"{names}: every reference line is blank: {figures} n/a (no reference word to match)")
         return
     lines = ", ".join(str(i + 1) for i in blank[:10]) + (", ..." if len(blank) > 10 else "")
     one = len(blank) == 1
     their = "its" if one else "their"
+    figures = "recall, F and score are" if has_score else "recall and F are"
     warn(f"{names}: {counted(len(blank), 'segment')} of {len(refs[0])} {'has' if one else 'have'} no reference "
-         f"word (blank: line{'' if one else 's'} {lines}): {their} recall, F and score are n/a; the corpus "
+         f"word (blank: line{'' if one else 's'} {lines}): {their} {figures} n/a; the corpus "
          f"figures count {their} hypothesis words in the precision alone")
 
 

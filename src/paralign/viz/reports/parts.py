@@ -52,11 +52,17 @@ def number(value: object, percent: bool = False, digits: int = 3) -> str:
     return f"{100 * value:.1f}%" if percent else f"{value:.{digits}f}"
 
 
+def json_text(value: object) -> str:
+    """`value` as the JSON output writes it, NaN (n/a) as ``null``: what a page's ``data-*``
+    attribute holding a figure says, so a reader or a filter meets n/a as the JSON's null, never
+    as ``nan`` (no JSON and no number to a page's reader)."""
+    exact = None if isinstance(value, float) and math.isnan(value) else value
+    return json.dumps(exact, ensure_ascii=False)
+
+
 def value_cell(key: str, value: object, percent: bool = False, digits: int = 3) -> Element:
     """A table cell showing `value`, with its exact JSON text in ``data-value``."""
-    exact = None if isinstance(value, float) and math.isnan(value) else value
-    return el("td", number(value, percent, digits), class_="value", data_key=key,
-              data_value=json.dumps(exact, ensure_ascii=False))
+    return el("td", number(value, percent, digits), class_="value", data_key=key, data_value=json_text(value))
 
 
 #: A score table's row: label, dotted key into the result, shown as a percentage?, and
