@@ -95,7 +95,7 @@ class DeviceChoices(tuple[str, ...]):
     """--device's choices: the forms --help and a usage error list (auto, cpu, cuda, cuda:N),
     holding every value :func:`paralign.settings.is_device` takes (cuda:0, cuda:1, ...), so
     argparse refuses the rest as it refuses any choice. Whether that GPU exists is told by
-    :func:`check_encoder_options`, before the run's work."""
+    :func:`check_encoder_options`, before the run's work, except for a --scheduler's workers."""
 
     __slots__ = ()
 
