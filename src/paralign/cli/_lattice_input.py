@@ -136,11 +136,13 @@ def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lat
     `lattice build --format json` writes) is a ConfigurationError saying what to do
     `instead` ({path}: `path`, - for stdin): read as sentences, each of its lines was one, and a lattice of ``"edges": [``,
     ``0,`` and ``"the",`` was built, drawn or counted without a word said."""
+    from ..lattice.record import is_lattice_record
+
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
-    if lines and lines[0].startswith("{") and _is_lattice_record("\n".join(lines)):
+    if lines and lines[0].startswith("{") and is_lattice_record("\n".join(lines)):
         name = input_name(path)
         raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
                                  f"sentences one a line: {instead.format(path=path or '-')}")
@@ -150,29 +152,24 @@ def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lat
 def _refuse_a_lattice(path: str, given: str) -> None:
     """ConfigurationError when the groups file `path` (`given` on the command line) is a
     lattice's JSON: read as gold alignments (its first characters are JSON's), it was "no usable
-    pairs in the groups file (invalid JSON (column 2) ...)" of a valid JSON document."""
-    from ..textio import open_text, strip_bom
+    pairs in the groups file (invalid JSON (column 2) ...)" of a valid JSON document. A file
+    whose head is not JSON's (a TSV groups file) is told by :func:`~paralign.corpora.groups.is_alignment_json`,
+    as the groups reader tells it; only one whose head names a lattice's keys is read whole."""
+    from ..corpora.groups import is_alignment_json
+    from ..lattice.record import is_lattice_record
+    from ..textio import open_text
 
-    with open_text(path) as handle:
-        head = strip_bom(handle.read(4096)).lstrip()
-    if not (head.startswith("{") and '"states"' in head and '"edges"' in head):
+    if not is_alignment_json(path):  # a lattice's JSON starts as gold alignments' JSONL: {"
         return
     with open_text(path) as handle:
-        if _is_lattice_record(handle.read()):
-            raise ConfigurationError(f"--groups {given} holds a lattice (the JSON of lattice build --format json), "
-                                     "not groups: give a groups file (TSV, one group a line, or gold alignments "
-                                     "as JSON), or the lattice as --lattice of lattice draw, paths or distance")
-
-
-def _is_lattice_record(text: str) -> bool:
-    """Is `text` one JSON object with a lattice's 'states' and 'edges'?"""
-    import json
-
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return False
-    return isinstance(data, dict) and "states" in data and "edges" in data
+        text = handle.read(4096)
+        if '"states"' not in text or '"edges"' not in text:  # gold alignments: not read whole
+            return
+        text += handle.read()
+    if is_lattice_record(text):
+        raise ConfigurationError(f"--groups {given} holds a lattice (the JSON of lattice build --format json), "
+                                 "not groups: give a groups file (TSV, one group a line, or gold alignments "
+                                 "as JSON), or the lattice as --lattice of lattice draw, paths or distance")
 
 
 def lattice_from_input(args: argparse.Namespace) -> Lattice:

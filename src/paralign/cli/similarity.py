@@ -56,7 +56,12 @@ from ._common import (
     undecodable_lines,
     warn,
 )
-from ._encoder_options import add_encoder_options, check_encoder_options, encoder_device
+from ._encoder_options import (
+    add_encoder_options,
+    check_encoder_options,
+    encoder_device,
+    on_a_scheduler,
+)
 from ._metavars import FILE
 from ._similarity_options import add_similarity_options, similarity_aligner
 from ._similarity_options import (
@@ -228,7 +233,8 @@ def _scorer(args: argparse.Namespace) -> tuple[TrainedClassifier | None, object,
     and the aligner. Every neural part of it runs --encoder on --device, which are refused
     where none does."""
     encoder, device = args.encoder, encoder_device(args)
-    trained, saved_signature = (load_model_report(args.model, encoder=encoder, device=device) if args.model
+    trained, saved_signature = (load_model_report(args.model, encoder=encoder, device=device,
+                                                  check_gpu=not on_a_scheduler(args)) if args.model
                                 else (None, None))
     if trained is not None:
         _check_model_options(args, trained)

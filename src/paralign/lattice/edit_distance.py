@@ -221,14 +221,15 @@ def _align_blocks(lattice: Lattice, tokens: Sequence[str], sub_cost: int,
     distance = int(last[len(tokens)])
     del live, last
     known: dict[int, np.ndarray] = {}
-    start = [n_states]  # the first state of the block in `known`
+    start = n_states  # the first state of the block in `known`
 
     def rows_at(t: int) -> dict[int, np.ndarray]:
-        if t < start[0]:
+        nonlocal start
+        if t < start:
             known.clear()
-            start[0] = t // block * block
+            start = t // block * block
             known.update(checkpoints[t // block])
-            rows.run(start[0], t + 1, dict(known), known)
+            rows.run(start, t + 1, dict(known), known)
         return known
 
     return distance, _backtrace(lattice, tokens, sub_cost, rows_at)

@@ -49,6 +49,16 @@ def lattice_fields(data: object, source: str | None = None, text: str | None = N
         raise FormatError(f"not a lattice: {bad}", source=source, line=line) from None
 
 
+def is_lattice_record(text: str) -> bool:
+    """Is `text` one JSON object with a lattice's 'states' and 'edges' (the keys :func:`lattice_fields`
+    reads), whatever their values? What tells a lattice given where sentences or groups are read."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and "states" in data and "edges" in data
+
+
 def is_integer(value: object) -> bool:
     """Is `value` an integer: an int or any integral value ``operator.index`` takes (a numpy
     integer, as a lattice made from numpy arrays holds), and not a bool (True is an int to

@@ -33,16 +33,21 @@ _LAZY: dict[str, str] = {
 }
 
 
-def check_encoder(model: str | None, device: str) -> None:
+def check_encoder(model: str | None, device: str, *, check_gpu: bool = True) -> None:
     """An ExtraMissingError without the neural extra (or the default model's package), a
     ConfigurationError for a bad device or a `model` that is neither an installed model package
     nor a model directory: what a server asked for an encoder is told at start-up, not on the
-    first request. Nothing is loaded."""
+    first request. Nothing is loaded.
+
+    `check_gpu` False leaves a GPU torch does not see here unchecked (the device's form is still
+    checked): the work goes to a Dask scheduler's workers, which have their own GPUs and say so
+    where the model loads."""
     from .encoder import Encoder
     from .loading import check_device
 
     Encoder(model, device=device)  # the extra, the name and the device's form
-    check_device(device)  # a GPU torch does not see
+    if check_gpu:
+        check_device(device)  # a GPU torch does not see
     model_directory(model)  # the model itself: a package installed, or a directory with its config.json
 
 

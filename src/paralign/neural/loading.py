@@ -85,8 +85,8 @@ def check_device(device: str) -> None:
     """ConfigurationError now for a `device` setting that cannot run here (not a device's form, or
     a GPU torch does not see: :func:`resolve_device`'s messages, naming what is available), so a
     command hears it before its work, not where the model loads (after spaCy and a block's
-    annotation: 7-14 s for one pair). auto and cpu always run: they import nothing."""
-    _check_device(device)
+    annotation: 7-14 s for one pair). auto and cpu always run: they import nothing (and need no
+    form check: they are forms); the rest go to resolve_device, which checks the form first."""
     if device not in ("auto", "cpu"):
         resolve_device(device)
 

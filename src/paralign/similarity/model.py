@@ -452,7 +452,7 @@ def saved_aligner(label: str, source: str) -> tuple[str, str]:
     return name, preset or "default"
 
 
-def load_model_report(path: str, *, encoder: str | None = None, device: str = "auto",
+def load_model_report(path: str, *, encoder: str | None = None, device: str = "auto", check_gpu: bool = True,
                       ) -> tuple[TrainedClassifier, object]:
     """The classifier saved in an evaluate-paraphrase JSON report (``paralign similarity --model``),
     or the hybrid signal saved in an evaluate-sts report (no threshold: NaN, so no pair is
@@ -462,13 +462,15 @@ def load_model_report(path: str, *, encoder: str | None = None, device: str = "a
     json.loads reads it as a str that no encoder can write, and the report's signature, quoted in
     a note, broke ``similarity --format json`` with a UnicodeEncodeError traceback. The
     encoder its scores run (a neural signal or aligner, encoder features) is checked here, not
-    at the first pair: without the neural extra, an ExtraMissingError naming the report."""
+    at the first pair: without the neural extra, an ExtraMissingError naming the report.
+    `check_gpu` False leaves a GPU torch does not see here to where the model loads (the
+    scoring goes to a Dask scheduler's workers, which have their own GPUs)."""
     try:
         trained, signature = _read_model_report(path, encoder, device)
         if _needs_encoder(trained):
             from ..neural import check_encoder
 
-            check_encoder(encoder, device)
+            check_encoder(encoder, device, check_gpu=check_gpu)
     except ExtraMissingError as exc:  # what needs the extra: the model in the report
         raise ExtraMissingError(f"the model in {path}", exc.extra, exc.missing) from None
     return trained, signature

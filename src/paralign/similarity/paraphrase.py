@@ -223,13 +223,17 @@ def _neural_parts_checked(classifier: str, signal: str | Signal | None, feature_
     """The signal classifier's signal, made, or (the features classifier) the encoder checked
     when its `feature_set` or the cross-encoder run it: without the neural extra, or with an
     encoder that is not there, evaluate_paraphrase fails before any pair is aligned (it failed
-    once every pair was aligned, 15 s on 2,000 pairs; minutes on MSRP)."""
+    once every pair was aligned, 15 s on 2,000 pairs; minutes on MSRP). A GPU is left to a
+    scheduler's workers (the enclosing runner block's, :func:`paralign.workers.block_options`),
+    which have their own."""
     if classifier != "features":
         return _named_signal(DEFAULT_SIGNAL if signal is None else signal, encoder, device)
     if cross_encoder or uses_encoder(named_feature_set(feature_set or DEFAULT_FEATURE_SET)):
         from ..neural import check_encoder
+        from ..workers import block_options
 
-        check_encoder(encoder, device)
+        options = block_options()
+        check_encoder(encoder, device, check_gpu=options is None or options.address() is None)
     return None
 
 

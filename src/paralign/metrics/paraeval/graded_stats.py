@@ -52,10 +52,11 @@ def score_parts(sums: np.ndarray, config: Config, level: str = "segment") -> dic
         mh, lh = side(0)
         mr, lr = side(2)
         p = np.where(lh > 0, mh / np.where(lh > 0, lh, 1), 0.0)
-        r = np.where(lr > 0, mr / np.where(lr > 0, lr, 1), np.nan)
-        f = np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), np.where(lr > 0, 0.0, np.nan))
+        undefined = ~(lr > 0)  # no reference word: recall, F and Fmean are NaN
+        r = np.where(undefined, np.nan, mr / np.where(undefined, 1, lr))
+        f = np.where(undefined, np.nan, np.where(p + r > 0, 2 * p * r / np.where(p + r > 0, p + r, 1), 0.0))
         denom = alpha * p + (1 - alpha) * r
-        fmean = np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), np.where(lr > 0, 0.0, np.nan))
+        fmean = np.where(undefined, np.nan, np.where(denom > 0, p * r / np.where(denom > 0, denom, 1), 0.0))
         matches = sums[..., _MATCHES]
         chunks = sums[..., _CHUNKS]
         whole = ((chunks == 1) & (matches == sums[..., 0] + sums[..., 1])
