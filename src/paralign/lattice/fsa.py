@@ -23,14 +23,82 @@ __all__ = [
 ]
 
 
+class Reachability:
+    """Which state reaches which, kept up to date while :meth:`LatticeBuilder.squeeze` merges.
+
+    ``desc[s]``: bitset over state numbers of the states reachable from live state ``s`` (itself
+    included); ``members[s]``: the states merged into ``s`` (itself included). The bit of a
+    merged-away state stands for the state it went into, so ``a`` reaches ``b`` when ``desc[a]``
+    meets ``members[b]``: merging `gone` into `keep` needs no pass over the lattice to rename
+    `gone`'s bit, and the ancestors of `gone` reach `keep` with no update.
+
+    Why: a merge used to OR the union of both descendant sets into every state whose set held
+    either, a pass over the whole lattice each merge, and squeezing two long lines that share
+    most of their words (about one merge a word) grew with the cube of their length (8.6 s CPU
+    at 4,000 words, ``benchmarks/lattice_squeeze.py``). Now a merge updates only the states
+    that gain a descendant: the ancestors of `keep` that do not reach `gone`, and only when
+    `gone` reaches a state `keep` does not (and the mirror case); merging two lines state by
+    state, from either end, that is `keep` alone.
+    """
+
+    def __init__(self, builder: LatticeBuilder) -> None:
+        """The reachability of the builder's lattice as it stands (LatticeError on a cycle)."""
+        self.out, self.inc = builder.out, builder.inc
+        self.desc: dict[int, int] = {}
+        for s in reversed(builder._topological()):
+            mask = 1 << s
+            for dsts in self.out[s].values():
+                for d in dsts:
+                    mask |= self.desc[d]
+            self.desc[s] = mask
+        self.members = {s: 1 << s for s in self.desc}
+
+    def reaches(self, a: int, b: int) -> bool:
+        """Is there a path from live state a to live state b (a != b)?"""
+        return bool(self.desc[a] & self.members[b])
+
+    def merge(self, keep: int, gone: int) -> None:
+        """Record the merge of `gone` into `keep` (neither reaching the other; called before
+        the edges move): a state that reaches either now reaches the descendants of both."""
+        d_keep, d_gone = self.desc[keep], self.desc[gone]
+        if self._reaches_more(gone, keep):
+            self._spread(keep, gone, d_gone)
+        if self._reaches_more(keep, gone):
+            self._spread(gone, keep, d_keep)
+        self.desc[keep] = d_keep | d_gone
+        self.members[keep] |= self.members.pop(gone)
+        del self.desc[gone]
+
+    def _reaches_more(self, a: int, b: int) -> bool:
+        """Does a reach a state that b does not? (looking no further than a's successors
+        unless one is outside b's descendants, where the answer is yes)"""
+        return any(not self.desc[b] & self.members[d] for dsts in self.out[a].values() for d in dsts)
+
+    def _spread(self, start: int, avoid: int, gained: int) -> None:
+        """OR `gained` into the descendant sets of `start` and of its ancestors that do not
+        reach `avoid` (an ancestor that does reaches them all already, and so do its own)."""
+        stack, seen = [start], {start}
+        while stack:
+            s = stack.pop()
+            self.desc[s] |= gained
+            for srcs in self.inc[s].values():
+                for p in srcs:
+                    if p not in seen and not self.reaches(p, avoid):
+                        seen.add(p)
+                        stack.append(p)
+
+
 class LatticeBuilder:
     """A mutable acyclic lattice: add states and edges, squeeze, then :meth:`freeze`."""
+
+    #: how squeezing keeps track of reachability (the tests swap in the former algorithm)
+    reachability: type[Reachability] = Reachability
 
     def __init__(self) -> None:
         self.out: dict[int, dict[Word, set[int]]] = {}
         self.inc: dict[int, dict[Word, set[int]]] = {}
         self._next = 0
-        self._desc: dict[int, int] | None = None  # descendant bitsets, kept only while squeezing
+        self._reach: Reachability | None = None  # kept only while squeezing
         self.start = self.new_state()
         self.end = self.new_state()
 
@@ -65,7 +133,7 @@ class LatticeBuilder:
         b = cls.__new__(cls)
         b.out, b.inc = {}, {}
         b._next = 0
-        b._desc = None
+        b._reach = None
         for _ in range(lattice.n_states):
             b.new_state()
         b.start, b.end = lattice.start, lattice.end
@@ -82,8 +150,8 @@ class LatticeBuilder:
         """Is there a path from a to b? (bitset lookup while squeezing, else a DFS)"""
         if a == b:
             return True
-        if self._desc is not None:
-            return bool(self._desc[a] >> b & 1)
+        if self._reach is not None:
+            return self._reach.reaches(a, b)
         stack, seen = [a], {a}
         while stack:
             s = stack.pop()
@@ -95,17 +163,6 @@ class LatticeBuilder:
                         seen.add(d)
                         stack.append(d)
         return False
-
-    def _descendants(self) -> dict[int, int]:
-        """Bitset of the states reachable from each state (itself included)."""
-        desc: dict[int, int] = {}
-        for s in reversed(self._topological()):
-            mask = 1 << s
-            for dsts in self.out[s].values():
-                for d in dsts:
-                    mask |= desc[d]
-            desc[s] = mask
-        return desc
 
     def _topological(self) -> list[int]:
         indeg = {s: 0 for s in self.out}
@@ -129,13 +186,8 @@ class LatticeBuilder:
 
     def merge_states(self, keep: int, gone: int) -> None:
         """Merge state `gone` into `keep` (caller checks acyclicity)."""
-        if self._desc is not None:  # ancestors of either now reach both's descendants
-            both = self._desc[keep] | self._desc[gone]
-            bits = (1 << keep) | (1 << gone)
-            for x, mask in self._desc.items():
-                if mask & bits:
-                    self._desc[x] = mask | both
-            del self._desc[gone]
+        if self._reach is not None:
+            self._reach.merge(keep, gone)
         for w, dsts in self.out.pop(gone).items():
             for d in dsts:
                 self.inc[d][w].discard(gone)
@@ -151,7 +203,7 @@ class LatticeBuilder:
         would create a cycle or merge the start/end state with another. Returns the merges made.
         """
         merges = 0
-        self._desc = self._descendants()
+        self._reach = self.reachability(self)
         work = sorted(self.out, reverse=True)
         queued = set(work)
         while work:
@@ -173,7 +225,7 @@ class LatticeBuilder:
                         for t in touched - queued:
                             queued.add(t)
                             work.append(t)
-        self._desc = None
+        self._reach = None
         return merges
 
     def _merge_group(self, states: list[int]) -> list[int]:
