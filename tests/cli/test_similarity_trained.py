@@ -328,19 +328,21 @@ def test_an_sts_report_without_a_model_says_what_to_give_instead(tmp_path, capsy
 
 
 def test_evaluate_paraphrase_without_usable_pairs_says_why(tmp_path, capsys):
-    """An STS file given as --train (or --test) was 'no usable training pairs' and nothing more,
-    as the skipped rows' warnings come after the run; the error now gives the first row's reason
-    with its file:line, as evaluate-sts's 'no usable STS pairs (line 1: ...)' does."""
-    sts = tmp_path / "sts.tsv"
-    sts.write_text("4.0\tA cat sat.\tA cat sat down.\n1.0\tHe left.\tShe stayed home.\n", encoding="utf-8")
+    """A file of no MSRP row given as --train (or --test) was 'no usable training pairs' and
+    nothing more, as the skipped rows' warnings come after the run; the error now gives the first
+    row's reason with its file:line, as evaluate-sts's 'no usable STS pairs (line 1: ...)' does.
+    (An STS file is refused before, naming evaluate-sts: tests/cli/test_similarity_evaluators.py.)"""
+    pairs = tmp_path / "pairs.tsv"
+    pairs.write_text("p1\tA cat sat.\tA cat sat down.\np2\tHe left.\tShe stayed home.\n", encoding="utf-8")
     msrp = tmp_path / "msrp.tsv"
     msrp.write_text(_msrp(_TRAIN), encoding="utf-8")
     base = ["evaluate-paraphrase", "--aligner", "exact"]
-    assert main([*base, "--train", str(sts), "--test", str(msrp)]) == 1
-    assert (f"{sts}: no usable training pairs ({sts}:1: 3 fields, expected 5 (MSRP: quality, id1, id2, sentence1, sentence2), or a "
-            "first line naming the columns, sentence1, sentence2 and label among them)" in capsys.readouterr().err)
-    assert main([*base, "--train", str(msrp), "--test", str(sts)]) == 1
-    assert f"{sts}: no usable test pairs ({sts}:1: 3 fields" in capsys.readouterr().err
+    assert main([*base, "--train", str(pairs), "--test", str(msrp)]) == 1
+    assert (f"{pairs}: no usable training pairs ({pairs}:1: 3 fields, expected 5 (MSRP: quality, id1, id2, sentence1, "
+            "sentence2), or a first line naming the columns, sentence1, sentence2 and label among them)"
+            in capsys.readouterr().err)
+    assert main([*base, "--train", str(msrp), "--test", str(pairs)]) == 1
+    assert f"{pairs}: no usable test pairs ({pairs}:1: 3 fields" in capsys.readouterr().err
 
 
 def test_an_edited_paraphrase_report_is_refused_naming_it(tmp_path, capsys):
