@@ -109,6 +109,8 @@ class Aligner:
     '0-0 1-1 2-2'
     """
 
+    config: AlignerConfig  #: its options, set by __init__ (what tune_aligner reads ppdb_sim from)
+
     # A checker reads the overloads: Aligner("contextual") is a ContextualAligner, any other an
     # Aligner (mypy asks __new__ for a subclass and keeps Aligner for both; pyright follows them).
     @overload
