@@ -246,6 +246,7 @@ print(json.dumps({{"wrong": wrong, "all": {{label: p.__all__ for label, p in pac
 
 
 @pytest.mark.parametrize("first", ["", "from paralign.similarity import sts", "import paralign.similarity.hybrid",
+                                   "import paralign.similarity.scores",
                                    "from paralign import similarity_many", "import paralign; paralign.LogisticModel"])
 def test_every_public_name_of_paralign_and_of_similarity_is_the_object_it_was(first: str) -> None:
     """`paralign.similarity` (the package) is imported on first use, no longer by ``import
@@ -276,3 +277,20 @@ def test_import_paralign_does_not_import_the_similarity_package() -> None:
             "print('paralign.similarity' in sys.modules, callable(paralign.similarity))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "True", "True"]
+
+
+def test_the_similarity_package_imports_sts_and_paraphrase_identification_on_first_use() -> None:
+    """`paralign.similarity` imported all its parts; the parts only STS and paraphrase
+    identification need (paraphrase, sts, thresholds, validation, model, features) are imported
+    when one of their names, or the part itself, is first asked for. The signals' registry holds
+    every signal as before (the contextual and hybrid signals register when the package opens)."""
+    code = (
+        "import importlib, sys\n"
+        "sim = importlib.import_module('paralign.similarity')\n"
+        "later = ['paralign.similarity.' + p for p in ('paraphrase', 'sts', 'thresholds', 'validation', 'model')]\n"
+        "print([m for m in later if m in sys.modules])\n"
+        "print(sorted(n for n in ('embedding', 'contextual-alignment', 'hybrid') if n in sim.SIGNALS))\n"
+        "print(sim.pearson is sim.sts.pearson, sim.model.LogisticModel.__name__, 'paralign.similarity.sts' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "['contextual-alignment', 'embedding', 'hybrid']", "True LogisticModel True"]
