@@ -304,7 +304,7 @@ def old_import_paths() -> set[tuple[str, str | None, str]]:
     """(old module, moved name or None for a whole module, new home as `module` or
     `module:new_name`) for every old path the package serves (paralign._moved): each old-path
     file's `alias_module(__name__, NEW)` and each module's `moved_names` table, read from the
-    `__getattr__` it made. docs/api.md lists them (tests/test_api_doc.py)."""
+    `__getattr__` it made (or the function its `__getattr__` calls). docs/api.md lists them (tests/test_api_doc.py)."""
     import importlib
     import inspect
 
@@ -317,8 +317,8 @@ def old_import_paths() -> set[tuple[str, str | None, str]]:
         aliased = re.search(r'^alias_module\(__name__, "([\w.]+)"\)', text, re.M)
         if aliased:
             served.add((module, None, aliased[1]))
-        elif re.search(r"^__getattr__ = moved_names\(", text, re.M):
-            serve = importlib.import_module(module).__getattr__
+        elif made := re.search(r"^(\w+) = moved_names\(", text, re.M):  # the __getattr__, or what it calls
+            serve = getattr(importlib.import_module(module), made[1])
             homes = inspect.getclosurevars(serve).nonlocals["new_homes"]
             served |= {(module, name, home) for name, home in homes.items()}
     return served

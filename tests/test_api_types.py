@@ -29,7 +29,7 @@ def test_aligner_new_says_which_aligner_it_builds() -> None:
     assert overloads[0].__annotations__["similarity"] in ('Literal["contextual"]', "Literal['contextual']")
 
 
-@pytest.mark.parametrize("package", ["paralign", "paralign.lattice", "paralign.metrics.paraeval"])
+@pytest.mark.parametrize("package", ["paralign", "paralign.lattice", "paralign.metrics.paraeval", "paralign.similarity"])
 def test_the_lazy_names_of_paralign_are_typed_for_a_checker(package: str) -> None:
     """`paralign.Aligner` (and every name a package imports on first use) came from the module's
     `__getattr__`, typed Any: `paralign.Aligner().align` was unknown to a checker. Each lazy name

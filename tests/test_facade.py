@@ -156,3 +156,141 @@ def test_every_error_class_is_re_exported() -> None:
               and value.__module__ == "paralign.errors"}
     assert errors - set(paralign.__all__) == set()
     assert all(getattr(paralign, name) is getattr(paralign.errors, name) for name in errors)
+
+
+#: Where each public name of `paralign` and of `paralign.similarity` is defined: the name must be
+#: that very object, whichever is imported first (the similarity package is imported on first use).
+HOMES: dict[str, dict[str, str]] = {
+    "paralign": {
+        "AlignedPair": "paralign.corpora.base", "AlignedSentences": "paralign.alignment",
+        "Aligner": "paralign.aligners.sultan.aligner", "AlignerConfig": "paralign.aligners.sultan.options",
+        "Alignment": "paralign.alignment", "AlignmentIndexError": "paralign.errors", "Annotator": "paralign.nlp",
+        "ClusterStalledError": "paralign.errors", "ConfigurationError": "paralign.errors",
+        "EmptyScoringError": "paralign.errors", "ExtraMissingError": "paralign.errors", "Entity": "paralign.sentence",
+        "FormatError": "paralign.errors", "InputFileError": "paralign.errors", "InputTypeError": "paralign.errors",
+        "Lattice": "paralign.lattice.word_lattice", "LatticeError": "paralign.errors",
+        "LatticeOptions": "paralign.lattice.build", "LogisticModel": "paralign.similarity.model",
+        "MismatchError": "paralign.errors", "ParaEval": "paralign.metrics.paraeval.paper",
+        "ParalignError": "paralign.errors", "ParaphraseSource": "paralign.paraphrase_table",
+        "ParaphraseTable": "paralign.paraphrase_table", "PhrasePair": "paralign.phrases",
+        "PivotOptions": "paralign.pivot_input", "ResourceMissingError": "paralign.errors",
+        "SameReferenceError": "paralign.errors", "Sentence": "paralign.sentence", "SimilarityError": "paralign.errors",
+        "Token": "paralign.sentence", "TokenIndexError": "paralign.errors", "WordNetSynonyms": "paralign.paraphrases",
+        "__version__": "paralign._version", "align_scores": "paralign.metrics.parametric_align",
+        "annotate": "paralign.nlp", "annotate_many": "paralign.nlp", "build_lattice": "paralign.lattice.build",
+        "evaluate_aligner": "paralign.aligners.evaluation", "evaluate_paraphrase": "paralign.similarity.paraphrase",
+        "evaluate_sts": "paralign.similarity.sts", "get_aligner": "paralign.aligners.registry",
+        "load_groups": "paralign.corpora.alignments", "load_pairs": "paralign.corpora.alignments",
+        "monolingual_paraphrases": "paralign.pivot", "paraeval": "paralign.metrics.paraeval.scoring",
+        "parallel": "paralign.workers", "phrase_pairs": "paralign.phrases", "pivot_paraphrases": "paralign.pivot",
+        "ppdb_table": "paralign.paraphrases", "score_alignments": "paralign.metrics.alignment_scores",
+        "similarity": "paralign.similarity.scores", "similarity_many": "paralign.similarity.scores",
+        "symmetrize": "paralign.alignment", "table_scores": "paralign.metrics.parametric",
+    },
+    "paralign.similarity": {
+        "BOOTSTRAP_SAMPLES": "paralign.similarity.thresholds", "CLASSIFIERS": "paralign.similarity.model",
+        "DEFAULT_CLASSIFIER": "paralign.similarity.model", "DEFAULT_SIGNAL": "paralign.similarity.signals",
+        "DEFAULT_THRESHOLD_RULE": "paralign.similarity.thresholds",
+        "PARAPHRASE_PRESET": "paralign.similarity.paraphrase", "SIGNALS": "paralign.similarity.signals",
+        "THRESHOLD_RULES": "paralign.similarity.thresholds", "BinaryScores": "paralign.similarity.thresholds",
+        "ContentProportion": "paralign.similarity.signals", "CrossValidation": "paralign.similarity.validation",
+        "IdfTable": "paralign.similarity.signals", "ParaphraseEvaluation": "paralign.similarity.paraphrase_evaluation",
+        "Signal": "paralign.similarity.signals", "SignalFactory": "paralign.similarity.signals",
+        "SimilarityBatch": "paralign.similarity.scores", "StsEvaluation": "paralign.similarity.sts",
+        "StsFileResult": "paralign.similarity.sts", "StsReport": "paralign.similarity.sts",
+        "accuracy_curve": "paralign.similarity.thresholds", "binary_scores": "paralign.similarity.thresholds",
+        "choose_threshold": "paralign.similarity.thresholds", "content_indices": "paralign.similarity.signals",
+        "cross_validate_model": "paralign.similarity.validation",
+        "cross_validate_threshold": "paralign.similarity.validation",
+        "evaluate_feature_rows": "paralign.similarity.paraphrase_features",
+        "evaluate_paraphrase": "paralign.similarity.paraphrase",
+        "evaluate_paraphrase_files": "paralign.similarity.paraphrase", "evaluate_sts": "paralign.similarity.sts",
+        "evaluate_sts_files": "paralign.similarity.sts",
+        "features_evaluation": "paralign.similarity.paraphrase_features",
+        "fit_on_files": "paralign.similarity.signals", "fit_signal": "paralign.similarity.signals",
+        "is_content_word": "paralign.similarity.signals", "is_number": "paralign.similarity.signals",
+        "make_signal": "paralign.similarity.signals", "map_aligned": "paralign.similarity.scores",
+        "mcnemar": "paralign.similarity.validation", "needs_fit": "paralign.similarity.signals",
+        "paraphrase_from_scores": "paralign.similarity.paraphrase_evaluation", "pearson": "paralign.similarity.sts",
+        "register_signal": "paralign.similarity.signals", "score_aligned": "paralign.similarity.scores",
+        "similarity": "paralign.similarity.scores", "similarity_many": "paralign.similarity.scores",
+        "spearman": "paralign.similarity.sts", "stratified_folds": "paralign.similarity.validation",
+        "sts_from_scores": "paralign.similarity.sts", "training_sentences": "paralign.similarity.scores",
+        "weighted_mean": "paralign.similarity.sts",
+    },
+}
+
+#: What `dir()` lists besides the public names and the submodules imported so far.
+DIR_EXTRAS = {"paralign": {"TYPE_CHECKING", "annotations", "first_use_names"},
+              "paralign.similarity": {"annotations", "moved_names"}}
+
+#: The similarity package's submodules that `dir(paralign.similarity)` lists, loaded or not.
+SIMILARITY_SUBMODULES = {"contextual", "features", "hybrid", "model", "paraphrase", "paraphrase_evaluation",
+                         "paraphrase_features", "scores", "signals", "signature", "split_notes", "sts",
+                         "thresholds", "validation"}
+
+SAME_OBJECTS_RUN = """
+import importlib, json, sys, types
+{first}
+import paralign
+packages = {{"paralign": paralign, "paralign.similarity": importlib.import_module("paralign.similarity")}}
+listed = {{label: [name for name in dir(package) if not name.startswith("_")] for label, package in packages.items()}}
+modules = {{label: [name for name in names if isinstance(vars(packages[label]).get(name), types.ModuleType)]
+           for label, names in listed.items()}}
+homes = json.loads(sys.argv[1])
+wrong = [f"{{label}}.{{name}}" for label, names in homes.items() for name, home in names.items()
+         if getattr(packages[label], name) is not getattr(importlib.import_module(home), name)]
+print(json.dumps({{"wrong": wrong, "all": {{label: p.__all__ for label, p in packages.items()}}, "dir": listed, "modules": modules,
+                  "similarity is the function": paralign.similarity is packages["paralign.similarity"].similarity}}))
+"""
+
+
+@pytest.mark.parametrize("first", ["", "from paralign.similarity import sts", "import paralign.similarity.hybrid",
+                                   "import paralign.similarity.scores",
+                                   "from paralign import similarity_many", "import paralign; paralign.LogisticModel"])
+def test_every_public_name_of_paralign_and_of_similarity_is_the_object_it_was(first: str) -> None:
+    """`paralign.similarity` (the package) is imported on first use, no longer by ``import
+    paralign``: each public name of `paralign` and of `paralign.similarity` is still the object
+    defined in its home module (:data:`HOMES`), whatever is imported first; their `__all__` and
+    what `dir()` lists (besides submodules imported so far) are unchanged, and
+    `paralign.similarity` is the function."""
+    done = subprocess.run([sys.executable, "-c", SAME_OBJECTS_RUN.format(first=first), json.dumps(HOMES)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    found = json.loads(done.stdout)
+    assert found["wrong"] == []
+    assert found["similarity is the function"]
+    for label, names in HOMES.items():
+        assert sorted(found["all"][label]) == sorted(names)
+        listed = set(found["dir"][label]) - set(found["modules"][label])
+        if label == "paralign.similarity":
+            listed |= SIMILARITY_SUBMODULES & set(found["dir"][label])
+            assert set(found["dir"][label]) >= SIMILARITY_SUBMODULES
+        assert listed == set(names) - {"__version__"} | DIR_EXTRAS[label] | (
+            SIMILARITY_SUBMODULES if label == "paralign.similarity" else set())
+
+
+def test_import_paralign_does_not_import_the_similarity_package() -> None:
+    """`import paralign` imported `paralign.similarity` and its whole package (about 70% of its
+    import time, docs/results/help-startup.md): it is imported on first use of its names."""
+    code = ("import sys, paralign; print('paralign.similarity' in sys.modules); paralign.similarity_many; "
+            "print('paralign.similarity' in sys.modules, callable(paralign.similarity))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["False", "True", "True"]
+
+
+def test_the_similarity_package_imports_sts_and_paraphrase_identification_on_first_use() -> None:
+    """`paralign.similarity` imported all its parts; the parts only STS and paraphrase
+    identification need (paraphrase, sts, thresholds, validation, model, features) are imported
+    when one of their names, or the part itself, is first asked for. The signals' registry holds
+    every signal as before (the contextual and hybrid signals register when the package opens)."""
+    code = (
+        "import importlib, sys\n"
+        "sim = importlib.import_module('paralign.similarity')\n"
+        "later = ['paralign.similarity.' + p for p in ('paraphrase', 'sts', 'thresholds', 'validation', 'model')]\n"
+        "print([m for m in later if m in sys.modules])\n"
+        "print(sorted(n for n in ('embedding', 'contextual-alignment', 'hybrid') if n in sim.SIGNALS))\n"
+        "print(sim.pearson is sim.sts.pearson, sim.model.LogisticModel.__name__, 'paralign.similarity.sts' in sys.modules)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["[]", "['contextual-alignment', 'embedding', 'hybrid']", "True LogisticModel True"]

@@ -23,6 +23,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from ._moved import first_use_names
+from ._moved import keep_over_submodule as _keep_over_submodule
 from ._version import __version__
 from .aligners import get_aligner
 from .alignment import AlignedSentences, Alignment, symmetrize
@@ -48,11 +49,6 @@ from .nlp import Annotator, annotate, annotate_many
 from .paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms, ppdb_table
 from .sentence import Entity, Sentence, Token
 
-# Imported eagerly, not lazily: the function `similarity` shares its name with the submodule
-# `paralign.similarity`, and importing a submodule (lazily, or by a user's own
-# `from paralign.similarity import ...`) would otherwise rebind `paralign.similarity` to the module.
-from .similarity import evaluate_paraphrase, evaluate_sts, similarity, similarity_many  # noqa: E402, I001
-
 if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use (_LAZY)
     from .aligners.evaluation import evaluate_aligner
     from .aligners.sultan import Aligner, AlignerConfig
@@ -62,6 +58,7 @@ if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names importe
     from .metrics.parametric import align_scores, table_scores
     from .phrases import PhrasePair, phrase_pairs
     from .pivot import PivotOptions, monolingual_paraphrases, pivot_paraphrases
+    from .similarity import evaluate_paraphrase, evaluate_sts, similarity, similarity_many
     from .similarity.model import LogisticModel
     from .viz.notebook import load_ipython_extension as load_ipython_extension
     from .viz.notebook import unload_ipython_extension as unload_ipython_extension
@@ -85,6 +82,11 @@ _LAZY: dict[str, str] = {
     "LatticeOptions": "paralign.lattice",
     "PivotOptions": "paralign.pivot",
     "LogisticModel": "paralign.similarity.model",
+    # the function `similarity` shares its name with its package: _keep_over_submodule below
+    "similarity": "paralign.similarity",
+    "similarity_many": "paralign.similarity",
+    "evaluate_sts": "paralign.similarity",
+    "evaluate_paraphrase": "paralign.similarity",
     "build_lattice": "paralign.lattice",
     "parallel": "paralign.workers",
     # IPython's extension hooks (`%load_ext paralign`), not API: not in __all__
@@ -160,6 +162,10 @@ __all__ = [
     "symmetrize",
     "table_scores",
 ]
+
+
+# `paralign.similarity` is the function, not the package of the same name, whatever is imported first.
+_keep_over_submodule(__name__, "similarity")
 
 
 def __dir__() -> list[str]:

@@ -8,7 +8,9 @@ now. When a whole module moves, its old file calls :func:`alias_module` and beco
 A package whose names would load heavy libraries when opened serves them with
 :func:`first_use_names` instead (``paralign``, ``paralign.lattice``,
 ``paralign.metrics.paraeval``): each is imported from its
-module when first asked for, then kept in the package.
+module when first asked for, then kept in the package. :func:`keep_over_submodule` keeps such
+a name when it is also the name of a submodule (``paralign.similarity``, the function and the
+package).
 
 Not for: anything but names served from another module. No behaviour lives here, and library
 code never imports an old path (the warning is for users' code).
@@ -20,6 +22,7 @@ import importlib
 import sys
 import warnings
 from collections.abc import Callable, Mapping
+from types import ModuleType
 from typing import Any
 
 #: The release that drops the old paths.
@@ -83,3 +86,23 @@ def first_use_names(package: str, homes: Mapping[str, str], namespace: dict[str,
         return value
 
     return __getattr__
+
+
+def keep_over_submodule(package: str, name: str) -> None:
+    """Make the package `package` keep its attribute `name` when its submodule of that name is imported.
+
+    The import system binds a package's submodule as its attribute once the submodule is
+    imported (by a first use through :func:`first_use_names`, or by anyone's ``from
+    package.name import ...``). ``paralign.similarity`` is the function, which is served on
+    first use from the package ``paralign.similarity`` whose name it shares: that binding is
+    dropped, so the name keeps (or gets on first use) the function. The submodule is still
+    ``sys.modules[f"{package}.{name}"]`` and ``from package.name import X`` works as ever."""
+    submodule = f"{package}.{name}"
+
+    class _Package(ModuleType):
+        def __setattr__(self, attr: str, value: Any) -> None:
+            if attr == name and isinstance(value, ModuleType) and value.__name__ == submodule:
+                return
+            super().__setattr__(attr, value)
+
+    sys.modules[package].__class__ = _Package

@@ -16,19 +16,13 @@ DeprecationWarning.
 
 from __future__ import annotations
 
+import importlib as _importlib
+from typing import TYPE_CHECKING
+from typing import Any as _Any
+
+from .._moved import first_use_names as _first_use_names
 from .._moved import moved_names
 from . import contextual, hybrid  # noqa: F401 - they register the embedding, contextual-alignment and hybrid signals
-from .paraphrase import (
-    CLASSIFIERS,
-    DEFAULT_CLASSIFIER,
-    PARAPHRASE_PRESET,
-    ParaphraseEvaluation,
-    evaluate_feature_rows,
-    evaluate_paraphrase,
-    evaluate_paraphrase_files,
-    features_evaluation,
-    paraphrase_from_scores,
-)
 from .scores import (
     SimilarityBatch,
     map_aligned,
@@ -53,33 +47,66 @@ from .signals import (
     needs_fit,
     register_signal,
 )
-from .sts import (
-    StsEvaluation,
-    StsFileResult,
-    StsReport,
-    evaluate_sts,
-    evaluate_sts_files,
-    pearson,
-    spearman,
-    sts_from_scores,
-    weighted_mean,
-)
-from .thresholds import (
-    BOOTSTRAP_SAMPLES,
-    DEFAULT_THRESHOLD_RULE,
-    THRESHOLD_RULES,
-    BinaryScores,
-    accuracy_curve,
-    binary_scores,
-    choose_threshold,
-)
-from .validation import (
-    CrossValidation,
-    cross_validate_model,
-    cross_validate_threshold,
-    mcnemar,
-    stratified_folds,
-)
+
+if TYPE_CHECKING:  # pragma: no cover - what a checker sees of the names imported on first use (_LAZY)
+    from .paraphrase import (
+        CLASSIFIERS,
+        DEFAULT_CLASSIFIER,
+        PARAPHRASE_PRESET,
+        ParaphraseEvaluation,
+        evaluate_feature_rows,
+        evaluate_paraphrase,
+        evaluate_paraphrase_files,
+        features_evaluation,
+        paraphrase_from_scores,
+    )
+    from .sts import (
+        StsEvaluation,
+        StsFileResult,
+        StsReport,
+        evaluate_sts,
+        evaluate_sts_files,
+        pearson,
+        spearman,
+        sts_from_scores,
+        weighted_mean,
+    )
+    from .thresholds import (
+        BOOTSTRAP_SAMPLES,
+        DEFAULT_THRESHOLD_RULE,
+        THRESHOLD_RULES,
+        BinaryScores,
+        accuracy_curve,
+        binary_scores,
+        choose_threshold,
+    )
+    from .validation import (
+        CrossValidation,
+        cross_validate_model,
+        cross_validate_threshold,
+        mcnemar,
+        stratified_folds,
+    )
+
+#: Names imported on first use from the parts that only STS and paraphrase identification need
+#: (the signals and the scores are imported above: the signals' registry must hold every signal
+#: whichever part asks for one, and the hybrid signal imports the scores).
+_LAZY: dict[str, str] = {
+    **dict.fromkeys(["CLASSIFIERS", "DEFAULT_CLASSIFIER", "PARAPHRASE_PRESET", "ParaphraseEvaluation",
+                     "evaluate_feature_rows", "evaluate_paraphrase", "evaluate_paraphrase_files",
+                     "features_evaluation", "paraphrase_from_scores"], f"{__name__}.paraphrase"),
+    **dict.fromkeys(["StsEvaluation", "StsFileResult", "StsReport", "evaluate_sts", "evaluate_sts_files", "pearson",
+                     "spearman", "sts_from_scores", "weighted_mean"], f"{__name__}.sts"),
+    **dict.fromkeys(["BOOTSTRAP_SAMPLES", "DEFAULT_THRESHOLD_RULE", "THRESHOLD_RULES", "BinaryScores",
+                     "accuracy_curve", "binary_scores", "choose_threshold"], f"{__name__}.thresholds"),
+    **dict.fromkeys(["CrossValidation", "cross_validate_model", "cross_validate_threshold", "mcnemar",
+                     "stratified_folds"], f"{__name__}.validation"),
+}
+
+#: The parts `paralign.similarity.NAME` gives (as when this module imported them all): imported
+#: when first asked for, as a name of theirs is.
+_PARTS = frozenset({"features", "model", "paraphrase", "paraphrase_evaluation", "paraphrase_features", "split_notes",
+                    "sts", "thresholds", "validation"})
 
 __all__ = [
     "BOOTSTRAP_SAMPLES",
@@ -135,7 +162,7 @@ __all__ = [
 ]
 
 # Moved out of the old similarity.py to the part they belong to; the old names work until 0.3.
-__getattr__ = moved_names(
+_moved = moved_names(
     __name__,
     {
         "AlignedSentences": "paralign.alignment",
@@ -155,3 +182,19 @@ __getattr__ = moved_names(
         "iter_sentences_from_file": "paralign.corpora.sentence_pairs",
     },
 )
+_first_use = _first_use_names(__name__, _LAZY, globals())
+
+
+def __getattr__(name: str) -> _Any:
+    """A name of :data:`_LAZY` or a part of :data:`_PARTS`, imported now; an old name, with its warning."""
+    if name in _LAZY:
+        return _first_use(name)
+    if name in _PARTS:
+        return _importlib.import_module(f"{__name__}.{name}")
+    return _moved(name)
+
+
+def __dir__() -> list[str]:
+    """The module's names, the public ones imported on first use and the parts, so ``dir()`` and
+    ``help()`` list them (not TYPE_CHECKING, the checker's flag: it listed none before)."""
+    return sorted(set(globals()) - {"TYPE_CHECKING"} | set(__all__) | _PARTS)
