@@ -46,3 +46,13 @@ def lf_text(text: str) -> str:
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", " ")
     return text
+
+
+def without_line_end(raw: bytes) -> bytes:
+    """A line as readline gives it, without its line end (:mod:`paralign.line_ends`: LF, or
+    CRLF) and nothing more: a lone CR before it, or ending a last line without LF, is no line
+    end and stays, for the reader to read as a space (:func:`lf_text`), where
+    ``rstrip(b"\\r\\n")`` drops it."""
+    if raw.endswith(b"\r\n"):
+        return raw[:-2]
+    return raw[:-1] if raw.endswith(b"\n") else raw

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import IO
 
 from ..errors import ConfigurationError, FormatError, MismatchError, counted
-from ..line_ends import CR_ONLY, cr_only_error, lf_text
+from ..line_ends import CR_ONLY, cr_only_error, lf_text, without_line_end
 from ..textio import (
     READ_ERRORS,
     bad_byte,
@@ -200,16 +200,6 @@ def _decode(raw: bytes, errors: str, path: str, number: int) -> tuple[str, bool]
     return lf_text(raw.decode("utf-8", errors="replace").replace("\x00", "\ufffd")), True
 
 
-def _without_line_end(raw: bytes) -> bytes:
-    """A line as readline gives it, without its line end (:mod:`paralign.line_ends`: LF, or
-    CRLF) and nothing more: a lone CR before it, or ending a last line without LF, is no line
-    end and stays, for :func:`_decode` to read as a space, as every other reader does
-    (``rstrip(b"\\r\\n")`` dropped it)."""
-    if raw.endswith(b"\r\n"):
-        return raw[:-2]
-    return raw[:-1] if raw.endswith(b"\n") else raw
-
-
 def _check_line_ends(first: bytes, run: LineRange, name: str) -> None:
     """Raise the FormatError of CR-only line ends when `first` is a file's first line (as
     readline gives it: a file without LF is one line) and holds a CR."""
@@ -271,8 +261,8 @@ def iter_parallel(
             if at_start:  # a file's first line, before its bytes: CR-only line ends make the whole file wrong
                 _check_line_ends(raw_src, src_lines, src_name)
                 _check_line_ends(raw_tgt, tgt_lines, tgt_name)
-            src_text, src_bad = _decode(_without_line_end(raw_src), errors, src_name, number)
-            tgt_text, tgt_bad = _decode(_without_line_end(raw_tgt), errors, tgt_name, number)
+            src_text, src_bad = _decode(without_line_end(raw_src), errors, src_name, number)
+            tgt_text, tgt_bad = _decode(without_line_end(raw_tgt), errors, tgt_name, number)
             if at_start:  # a file's first line: a byte-order mark is no part of its first word
                 at_start = False
                 src_text = strip_bom(src_text) if src_lines.offset == 0 else src_text
