@@ -221,3 +221,15 @@ def test_a_lone_cr_before_a_line_end_reads_as_every_reader_reads_it(tmp_path) ->
         with open_text(path) as handle:
             assert texts == [line.removesuffix("\n") for line in handle]
     assert [p.source for p in pairs] == ["a b ", "c d", "e f "] and [p.target for p in pairs] == ["x  ", "y", "z "]
+
+
+def test_a_lone_cr_before_a_line_end_reads_the_same_to_the_gold_readers(tmp_path) -> None:
+    """corpora.base.read_lines (the gold alignment readers: Pharaoh, GIZA, MultiMWA, a gold
+    where pairs are read) stripped ``"\\r\\n"`` characters off a line's end, so a lone CR just
+    before CRLF, or ending a last line without LF, was dropped there while iter_parallel and
+    open_text read it as a space: its own docstring's rule. Now it strips the line end alone."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"a b\r\r\nc\rd\r\ne f\r")
+    with open_text(path) as handle:
+        expected = [line.removesuffix("\n") for line in handle]
+    assert [text for _, text in read_lines(path, "x")] == expected == ["a b ", "c d", "e f "]

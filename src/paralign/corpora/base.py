@@ -18,7 +18,7 @@ from ..errors import (
     listed_of,
     shown_value,
 )
-from ..line_ends import cr_only_error, lf_text
+from ..line_ends import cr_only_error, lf_text, without_line_end
 from ..textio import bad_byte, decoded, open_binary, reading
 
 _LINK = re.compile(r"^(\d+)-(\d+)$")
@@ -162,11 +162,11 @@ def read_lines(path: str | Path, name: str, lines: LineRange | None = None) -> I
             raise error
         raws = itertools.chain((first,) if first else (), handle)
         for number, raw in enumerate(itertools.islice(raws, lines.count), start=lines.first):
-            text, fault = decoded(raw)
+            text, fault = decoded(without_line_end(raw))
             if text is None or fault >= 0:
                 yield number, FormatError(bad_byte(raw, fault)[1], source=name, line=number)
                 continue
-            yield number, lf_text(text.replace("\ufeff", "").rstrip("\r\n"))
+            yield number, lf_text(text.replace("\ufeff", ""))
 
 
 def read_records(
