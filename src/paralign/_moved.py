@@ -7,10 +7,10 @@ now. When a whole module moves, its old file calls :func:`alias_module` and beco
 
 A package whose names would load heavy libraries when opened serves them with
 :func:`first_use_names` instead (``paralign``, ``paralign.lattice``,
-``paralign.metrics.paraeval``): each is imported from its
-module when first asked for, then kept in the package. :func:`keep_over_submodule` keeps such
-a name when it is also the name of a submodule (``paralign.similarity``, the function and the
-package).
+``paralign.metrics.paraeval``, ``paralign.neural``, ``paralign.similarity``): each is imported
+from its module when first asked for, then kept in the package. :func:`keep_over_submodule`
+keeps such a name when it is also the name of a submodule (``paralign.similarity``, the function
+and the package).
 
 Not for: anything but names served from another module. No behaviour lives here, and library
 code never imports an old path (the warning is for users' code).

@@ -9,9 +9,11 @@ STS scores, :mod:`.features` and :mod:`.model` make the paraphrase classifier,
 :mod:`.thresholds` and :mod:`.validation` choose and compare thresholds on training pairs, and
 :mod:`.paraphrase` evaluates paraphrase identification.
 
-This module only re-exports. Names that lived in the old ``similarity.py`` but now belong to
-another part (aligners, input reading) still work from here until paralign 0.3, with a
-DeprecationWarning.
+This module only re-exports: the signals and scores (and the parts that register signals) at
+import, the STS, paraphrase-identification, threshold and validation parts and their names on
+first use (``_LAZY``, ``_PARTS``), so opening the package loads none of them. Names that lived
+in the old ``similarity.py`` but now belong to another part (aligners, input reading) still work
+from here until paralign 0.3, with a DeprecationWarning.
 """
 
 from __future__ import annotations
