@@ -35,14 +35,24 @@ class _Model:
 
 def _require() -> tuple[Any, Any]:
     """torch and transformers, or ExtraMissingError naming the install command."""
-    return _imported("torch"), _imported("transformers")
+    torch = _torch()
+    with _extra_missing("transformers"):
+        return torch, importlib.import_module("transformers")
 
 
-def _imported(name: str) -> Any:
-    """The module `name` of the extra (torch alone tells the devices: 2-3 s less than with
-    transformers on a busy machine), or ExtraMissingError naming the install command."""
+def _torch() -> Any:
+    """torch alone (it tells the devices: 2-3 s less than with transformers on a busy machine),
+    or ExtraMissingError naming the install command. The imports name their modules as written
+    (tests/test_packaging.py reads the extra's dependencies off them)."""
+    with _extra_missing("torch"):
+        return importlib.import_module("torch")
+
+
+@contextlib.contextmanager
+def _extra_missing(name: str) -> Iterator[None]:
+    """An ImportError of the extra's module `name` as ExtraMissingError naming the install command."""
     try:
-        return importlib.import_module(name)
+        yield
     except ImportError as exc:
         raise ExtraMissingError("the contextual encoder", missing=exc.name or name) from None
 
@@ -64,7 +74,7 @@ def resolve_device(device: str) -> str:
     the model). A GPU torch does not see (none at all, or an index past
     `torch.cuda.device_count()`) is a ConfigurationError here, not an error from inside torch later."""
     _check_device(device)
-    torch = _imported("torch")
+    torch = _torch()
     cuda = torch.cuda.is_available()
     if device == "cpu" or (device == "auto" and not cuda):
         return "cpu"
