@@ -90,7 +90,7 @@ def test_an_empty_sentence_aligns_to_the_empty_alignment_in_every_aligner(name: 
             assert aligner.align(*pair) == Alignment(), pair
         aligned = aligner.align_many([(X, "A cat sat on the mat."), ("", X), (X, "A cat sat.")])
         assert aligned[0].sure and aligned[2].sure and aligned[1] == Alignment()
-    with pytest.raises(paralign.SimilarityError, match="empty source sentence"):
+    with pytest.raises(paralign.SimilarityError, match="empty first sentence"):
         paralign.similarity("  ", X, aligner=align)
 
 

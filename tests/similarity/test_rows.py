@@ -16,7 +16,7 @@ def test_bad_rows_keep_their_place_beside_the_scores() -> None:
              (3, ("", "A cat."), "p3", None), (4, ("A dog.", "A cat."), "p3", None)]
     scores = rows.add(block, signal, aligner)
     assert scores[0] == 1.0 and scores[1] is None and scores[2] is None and scores[3] is not None
-    assert rows.problems == [{"line": 2, "reason": "1 field"}, {"line": 3, "reason": "empty source sentence"}]
+    assert rows.problems == [{"line": 2, "reason": "1 field"}, {"line": 3, "reason": "empty first sentence"}]
     record = rows.to_dict(signal, aligner, similarity_signature(signal, aligner), [])
     assert record["pairs"] == 4 and record["skipped"] == 2 and record["ids"] == [None, None, "p3", "p3"]
     assert [f["index"] for f in record["failures"]] == [1, 2] and record["aligner"] == "exact"

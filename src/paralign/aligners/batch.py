@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
-from ..corpora.sentence_pairs import InputPair
+from ..corpora.sentence_pairs import ALIGN_SIDES, InputPair
 from ..errors import SETUP_ERRORS, check_pairs, check_progress
 from ..nlp import Annotator, TextOrTokens, check_annotator, default_annotator
 from ..sentence import Sentence
@@ -118,17 +118,17 @@ def _annotate_chunk(annotator: Annotator | None, texts: list[TextLike], parse: b
 
 def _align_chunk(
     align: AlignFunction | None, annotator: Annotator | None, signed: PairSignatures,
-    parse: bool, chunk: list[tuple[TextLike, TextLike]],
+    parse: bool, sides: tuple[str, str], chunk: list[tuple[TextLike, TextLike]],
 ) -> list[AlignedSentences | str]:
     """Annotate (`parse`: by the whole pipeline, else tokens alone) and align one chunk of
     pairs, each aligned pair signed with ``signed(source, target)``; failures become error
-    strings (worker-safe)."""
+    strings (worker-safe), an empty side named as `sides` name them."""
     align = align or default_aligner()
     flat: list[TextLike] = [x for pair in chunk for x in pair]
     sentences = _annotate_chunk(annotator, flat, parse)
     results: list[AlignedSentences | str] = []
     for k in range(len(chunk)):
-        empty = [side for side, x in zip(("source", "target"), chunk[k], strict=True) if is_blank(x)]
+        empty = [side for side, x in zip(sides, chunk[k], strict=True) if is_blank(x)]
         if empty:  # as the command line reports it: no words, nothing to compare
             results.append(f"empty {' and '.join(empty)} sentence")
             continue
@@ -157,6 +157,7 @@ def align_pairs(
     chunk_size: int = 64,
     progress: Callable[[int], None] | None = None,
     parse: bool | None = None,
+    sides: tuple[str, str] = ALIGN_SIDES,
 ) -> AlignedBatch:
     """Annotate (texts or token lists; Sentences are used as given) and align many pairs.
 
@@ -164,7 +165,9 @@ def align_pairs(
     be picklable: the default and preset aligners load their data once per worker).
     ``progress(n)`` is called with the number of pairs finished after each chunk. A pair that
     fails is reported in ``failures`` and the others are still returned; so is a pair with an
-    empty sentence (no words: ``empty target sentence``), as the command line reports it.
+    empty sentence (no words: ``empty target sentence``), as the command line reports it; `sides`
+    name the two sides there (``source`` and ``target``, as ``align`` says; ``similarity_many``
+    gives ``first`` and ``second``, as the similarity commands say).
     An item that is not a (source, target) pair is an InputTypeError naming it; `aligner` as
     :func:`~paralign.similarity.similarity_many` takes it (a function or a name). Each aligned
     pair carries its aligner's signature (:func:`~paralign.aligners.signature.alignment_signature`),
@@ -189,7 +192,7 @@ def align_pairs(
         parse = not is_exact_aligner(aligner)
     signed = PairSignatures.of(aligner, parse)
     results = run_chunks(
-        functools.partial(_align_chunk, aligner, annotator, signed, parse),
+        functools.partial(_align_chunk, aligner, annotator, signed, parse, sides),
         check_pairs(pairs),
         lambda chunk, why: [why] * len(chunk),
         workers=workers,

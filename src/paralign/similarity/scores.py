@@ -14,6 +14,7 @@ from typing import TypeVar
 from ..aligners.batch import AlignedBatch, PairFailure, TextLike, align_pairs, given_tokens
 from ..aligners.registry import is_exact_aligner, resolve_aligner
 from ..alignment import AlignedSentences, AlignFunction, Alignment
+from ..corpora.sts import SIMILARITY_SIDES
 from ..errors import SETUP_ERRORS, ConfigurationError, SimilarityError, check_pairs
 from ..nlp import Annotator, check_text_or_tokens
 from ..sentence import Sentence
@@ -145,9 +146,9 @@ def similarity_many(
 
     >>> batch = paralign.similarity_many([("A man is eating.", "A man eats."), ("", "A cat.")])
     >>> batch.scores, batch.failures[0].error             # a bad pair does not stop the others
-    ((1.0, None), 'empty source sentence')
+    ((1.0, None), 'empty first sentence')
     >>> batch.to_dict()["failures"]
-    [{'index': 1, 'error': 'empty source sentence'}]
+    [{'index': 1, 'error': 'empty first sentence'}]
     """
     aligner = resolve_aligner(aligner)
     sig = make_signal(signal)
@@ -163,7 +164,7 @@ def similarity_many(
     if not needs_alignment(sig):  # the sentences are annotated as usual, but never aligned
         aligner = no_alignment
     batch = align_pairs(pairs, aligner=aligner, annotator=annotator, workers=workers, progress=progress,
-                        parse=not tokens_alone)
+                        parse=not tokens_alone, sides=SIMILARITY_SIDES)
     return replace(score_aligned(batch, sig), aligner=used, signature=signature)
 
 
