@@ -14,8 +14,9 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TypeAlias
 
-from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank
+from ..alignment import AlignedSentences, AlignFunction, Alignment, is_blank  # noqa: F401 - importable from here, as it was
 from ..corpora.sentence_pairs import ALIGN_SIDES, InputPair
+from ..corpora.sts import empty_sides
 from ..errors import SETUP_ERRORS, check_pairs, check_progress
 from ..nlp import Annotator, TextOrTokens, check_annotator, default_annotator
 from ..sentence import Sentence
@@ -128,9 +129,9 @@ def _align_chunk(
     sentences = _annotate_chunk(annotator, flat, parse)
     results: list[AlignedSentences | str] = []
     for k in range(len(chunk)):
-        empty = [side for side, x in zip(sides, chunk[k], strict=True) if is_blank(x)]
+        empty = empty_sides(zip(sides, chunk[k], strict=True))
         if empty:  # as the command line reports it: no words, nothing to compare
-            results.append(f"empty {' and '.join(empty)} sentence")
+            results.append(empty)
             continue
         s, t = sentences[2 * k], sentences[2 * k + 1]
         if isinstance(s, str):  # its annotation failed: the error (the source's first)
