@@ -358,11 +358,19 @@ def test_a_system_with_possible_links_scored_against_sure_ones_says_what_it_meas
     scores = score_files(gold, gold, system_name="sys.tsv")
     assert scores.micro.precision == 4 / 6  # 2 of each pair's 3 links are sure
     said = [w for w in scores.warnings if "possible ones" in w]
-    assert len(said) == 1 and said[0].startswith("sys.tsv: 2 of its 6 links are possible ones")
-    assert "the 2 that are the gold's possible links count as wrong" in said[0] and "sure+possible" in said[0]
+    assert len(said) == 1 and said[0].startswith("sys.tsv: 2 of its 6 links are possible ones, not sure, and of "
+                                                  "those 2 are possible links of the gold's")
+    assert "count as wrong" in said[0] and "--gold-links sure+possible" in said[0]
     assert said == [w for w in scores.to_dict()["warnings"] if "possible ones" in w]
     both = score_files(gold, gold, "sure+possible")
     assert both.micro.precision == 1.0 and not any("possible ones" in w for w in both.warnings)
     sure_only = tmp_path / "sure.tsv"
     sure_only.write_text(row.replace("\t2-2\t", "\t\t") * 2, encoding="utf-8")
     assert not any("possible ones" in w for w in score_files(gold, sure_only).warnings)
+    elsewhere = tmp_path / "elsewhere.tsv"  # possible links the gold has not: wrong as any link is
+    elsewhere.write_text(row.replace("\t2-2\t", "\t0-2\t") * 2, encoding="utf-8")
+    assert not any("possible ones" in w for w in score_files(gold, elsewhere).warnings)
+    one = tmp_path / "one.tsv"
+    one.write_text(row + row.replace("\t2-2\t", "\t\t"), encoding="utf-8")
+    assert "1 of its 5 links is a possible one, not sure, and of those 1 is a possible link of the gold's" in \
+        score_files(gold, one).warnings[0]

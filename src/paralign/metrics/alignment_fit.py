@@ -94,18 +94,20 @@ def tokenisation_warnings(count: int, pairs: int, system_name: str) -> tuple[str
 
 def system_possible_warnings(kept: Sequence[tuple[Alignment, Alignment]], links: str,
                              system_name: str) -> tuple[str, ...]:
-    """A warning when the system's links include possible ones and the gold's sure links alone are
-    scored against (`links` "sure"): a system's links are all its predictions (sure and possible),
-    so its possible links that are the gold's possible ones count as wrong. A MultiMWA gold scored
-    against itself read P 87.7 under sure with nothing said why."""
+    """A warning when the system's links include possible ones that are the gold's possible ones
+    and the gold's sure links alone are scored against (`links` "sure"): a system's links are all
+    its predictions (sure and possible), so those count as wrong. A MultiMWA gold scored against
+    itself read P 87.7 under sure with nothing said why."""
     if links != "sure":
         return ()
-    possible = sum(len(s.possible_only) for _, s in kept)
-    if not possible:
-        return ()
-    total = sum(len(s.possible) for _, s in kept)
     wrong = sum(len(s.possible_only & (g.possible - g.sure)) for g, s in kept)
-    return (f"{system_name}: {possible} of its {total} links are possible ones, not sure: a system's links "
-            f"are all scored as its predictions, so against the gold's sure links alone (--gold-links sure) "
-            f"the {wrong} that are the gold's possible links count as wrong (a gold scored against itself has "
-            "P under 100): score with --gold-links sure+possible, or give the system's sure links alone",)
+    if not wrong:
+        return ()
+    possible = sum(len(s.possible_only) for _, s in kept)
+    total = sum(len(s.possible) for _, s in kept)
+    are = "is a possible one" if possible == 1 else "are possible ones"
+    those = "1 is a possible link of the gold's" if wrong == 1 else f"{wrong} are possible links of the gold's"
+    return (f"{system_name}: {possible} of its {total} links {are}, not sure, and of those {those}: a system's "
+            "links are all scored as its predictions, so against the gold's sure links alone (--gold-links sure) "
+            "these count as wrong (a gold scored against itself has P under 100): score with --gold-links "
+            "sure+possible, or give the system's sure links alone",)
