@@ -91,6 +91,23 @@ def test_a_skipped_gold_item_keeps_its_id_as_score_alignments_records_it(tmp_pat
     assert [r.to_dict() for r in skipped] == score_files(gold, gold).to_dict()["skipped_rows"]
 
 
+def test_a_gold_item_with_one_side_empty_is_said_so_not_links_only(tmp_path) -> None:
+    """A JSONL gold record with an empty source (and a target) was skipped as 'no source or
+    target sentence (links only)': it names the side now, as align does (`empty source
+    sentence`); a record with links alone is still said to have links only."""
+    from paralign.aligners.evaluation import read_gold
+
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text('{"id": "a", "source": "a b", "target": "a b", "sure": [[0, 0]]}\n'
+                    '{"id": "b", "source": "", "target": "a b", "sure": []}\n'
+                    '{"id": "c", "source": "a b", "target": "  ", "sure": []}\n'
+                    '{"id": "d", "sure": [[0, 0]]}\n', encoding="utf-8")
+    _, positions, skipped = read_gold(gold)
+    assert positions == [1]
+    assert [(s.line, s.reason.split(": an aligner", 1)[0]) for s in skipped] == [
+        (2, "empty source sentence"), (3, "empty target sentence"), (4, "no source or target sentence (links only)")]
+
+
 @pytest.mark.parametrize("limit", [2.5, float("nan")])
 def test_a_limit_that_is_not_a_whole_number_is_a_configuration_error(limit) -> None:
     """API audit: `evaluate_aligner(aligner, gold, limit=2.5)` was a TypeError from slicing the

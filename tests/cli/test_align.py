@@ -1053,6 +1053,26 @@ def test_an_option_of_the_sultan_aligner_with_aligner_exact_is_a_usage_error(
     assert f"--aligner exact takes no option of the sultan aligner ({option[0]})" in err
 
 
+@pytest.mark.parametrize(("command", "option"), [
+    (command, option) for command in ("align", "evaluate-aligner", "tune-aligner")
+    for option in (["--similarity", "wordnet"], ["--ppdb-sim", "0.5"])
+    if (command, option[0]) != ("tune-aligner", "--ppdb-sim")])  # it searches ppdb_sim (and warns where it cannot matter)
+def test_no_word_similarity_with_a_related_word_option_is_a_usage_error(
+        command: str, option: list[str], tmp_path: Path, capsys) -> None:
+    """--no-word-similarity reads no related-word source: `--similarity wordnet` with it was
+    dropped without a word (the signature said sim:none), `--ppdb-sim 0.5` signed as if it
+    mattered. Each is exit 2 naming both; --no-word-similarity alone still runs."""
+    src = tmp_path / "in.tsv"
+    src.write_text("a b\ta b\n", encoding="utf-8")
+    given = [str(src)] if command == "align" else ["--gold", str(DEMO / "gold.jsonl"), "--limit", "1"]
+    if command == "tune-aligner":
+        given += ["--ppdb-grid", "0.9", "--w-grid", "0.9"]
+    assert main([command, *given, "--no-word-similarity", *option]) == 2
+    err = capsys.readouterr().err
+    assert f"--no-word-similarity links identical words only, with no related-word source, so {' '.join(option)}" in err
+    assert main([command, *given, "--no-word-similarity"]) == 0
+
+
 @pytest.mark.parametrize("command", ["align", "evaluate-aligner"])
 def test_aligner_exact_takes_preset_default_its_one_option_set_and_refuses_another(
         command: str, tmp_path: Path, capsys) -> None:

@@ -64,11 +64,26 @@ def on_a_terminal(monkeypatch, argv: list[str], drawn: list[bytes] | None = None
         terminal.flush()
     finally:
         monkeypatch.undo()
-        terminal.close()
-        time.sleep(0.2)
+        terminal.close()  # the reader reads what is left, then EIO: it ends by itself
+        reader.join(READ_TIMEOUT)
         os.close(master)
-        reader.join(2)
     return b"".join(drawn).decode("utf-8", "replace")
+
+
+#: Seconds a test waits at most for the pty's reader: a bound, not a guess of how long it takes
+#: (a fixed sleep of 0.2-0.3 s could end before the reader ran on a loaded machine).
+READ_TIMEOUT = 10.0
+
+
+def drawn_within(drawn: list[bytes], text: bytes, timeout: float = READ_TIMEOUT) -> bool:
+    """Whether `text` shows in `drawn` (filled by :func:`on_a_terminal`'s reader thread) within
+    `timeout` seconds: a bounded poll, which returns as soon as it does."""
+    deadline = time.monotonic() + timeout
+    while text not in b"".join(drawn):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
 
 
 def counts(drawn: str, name: str) -> list[tuple[int, int]]:
@@ -131,8 +146,7 @@ def test_a_loading_bar_is_drawn_while_the_aligner_is_made(monkeypatch, tmp_path,
     real = module.aligner_from_args
 
     def slowly_made(args):
-        time.sleep(0.3)  # the pty's reader has what was drawn by then
-        seen.append(b"loading" in b"".join(drawn))
+        seen.append(drawn_within(drawn, b"loading"))  # the pty's reader has it, however loaded the machine
         return real(args)
 
     monkeypatch.setattr(module, "aligner_from_args", slowly_made)

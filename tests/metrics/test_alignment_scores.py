@@ -346,3 +346,31 @@ def test_a_system_tokenised_otherwise_than_the_gold_is_named_once_for_the_file()
     assert not any("tokenised" in w for w in score_pairs(gold, [fine] * 4).warnings)
     one_based = [AlignedPair(str(k), (), (), A([(5, 3)]), line=k) for k in range(1, 4)]  # each fits 1 lower
     assert not any("tokenised" in w for w in score_pairs(gold, [*one_based, fine]).warnings)  # its own hint
+
+
+def test_a_system_with_possible_links_scored_against_sure_ones_says_what_it_measures(tmp_path: Path) -> None:
+    """A MultiMWA gold scored against itself read P 87.7 under sure (its 2,072 possible links,
+    all the system's predictions, count as wrong against sure links alone) with nothing said why.
+    The definition stays (a system's links are all its predictions); a warning now says it."""
+    row = "0:0\ta b c\tN/A\ta b c\tN/A\t1\t1\t0-0 1-1\t2-2\t\n"
+    gold = tmp_path / "gold.tsv"
+    gold.write_text(row * 2, encoding="utf-8")
+    scores = score_files(gold, gold, system_name="sys.tsv")
+    assert scores.micro.precision == 4 / 6  # 2 of each pair's 3 links are sure
+    said = [w for w in scores.warnings if "possible ones" in w]
+    assert len(said) == 1 and said[0].startswith("sys.tsv: 2 of its 6 links are possible ones, not sure, and of "
+                                                  "those 2 are possible links of the gold's")
+    assert "count as wrong" in said[0] and "--gold-links sure+possible" in said[0]
+    assert said == [w for w in scores.to_dict()["warnings"] if "possible ones" in w]
+    both = score_files(gold, gold, "sure+possible")
+    assert both.micro.precision == 1.0 and not any("possible ones" in w for w in both.warnings)
+    sure_only = tmp_path / "sure.tsv"
+    sure_only.write_text(row.replace("\t2-2\t", "\t\t") * 2, encoding="utf-8")
+    assert not any("possible ones" in w for w in score_files(gold, sure_only).warnings)
+    elsewhere = tmp_path / "elsewhere.tsv"  # possible links the gold has not: wrong as any link is
+    elsewhere.write_text(row.replace("\t2-2\t", "\t0-2\t") * 2, encoding="utf-8")
+    assert not any("possible ones" in w for w in score_files(gold, elsewhere).warnings)
+    one = tmp_path / "one.tsv"
+    one.write_text(row + row.replace("\t2-2\t", "\t\t"), encoding="utf-8")
+    assert "1 of its 5 links is a possible one, not sure, and of those 1 is a possible link of the gold's" in \
+        score_files(gold, one).warnings[0]

@@ -122,13 +122,19 @@ def load_gold(path: str | Path, limit: int | None = None) -> list[AlignedPair]:
 
 def _with_sentences(item: PairOrBad, name: str) -> PairOrBad:
     """`item`, or a BadPair in its place when it has no sentences to align (a Pharaoh line or a
-    JSONL record with links only: an aligner's gold needs the tokens its links index)."""
+    JSONL record with links only: an aligner's gold needs the tokens its links index) or one side
+    empty, named as `align` names it (``empty source sentence``: `corpora.sts.empty_sides`).
+    Before, a record with an empty source alone was said to have links only."""
     from ..corpora.base import BadPair
+    from ..corpora.sentence_pairs import ALIGN_SIDES
+    from ..corpora.sts import empty_sides
 
     if isinstance(item, BadPair) or (item.source and item.target):
         return item
-    return BadPair(item.id, FormatError("no source or target sentence (links only): an aligner's "
-                                        "gold needs the tokens", source=name, line=item.line or None))
+    why = "no source or target sentence (links only)" if not (item.source or item.target) else \
+        empty_sides(zip(ALIGN_SIDES, (item.source, item.target), strict=True))
+    return BadPair(item.id, FormatError(f"{why}: an aligner's gold needs the tokens of both", source=name,
+                                        line=item.line or None))
 
 
 def _check_gold_path(path: object) -> None:

@@ -218,6 +218,7 @@ def _sultan_from_args(args: argparse.Namespace) -> Aligner:
         chosen = "--aligner contextual" if args.aligner == "contextual" else f"--preset {preset}"
         raise ConfigurationError(f"--paper contradicts {chosen}")
     options = preset_options("paper" if args.paper else preset)
+    check_word_similarity_options(args)
     check_table_names("--similarity", [args.similarity] if getattr(args, "similarity", None) else [], sources=True)
     if args.context_links is not None:
         options["context_only_links"] = args.context_links
@@ -231,6 +232,22 @@ def _sultan_from_args(args: argparse.Namespace) -> Aligner:
         sequences_need_content=not args.stop_word_sequences,
         **options,
     )
+
+
+def check_word_similarity_options(args: argparse.Namespace) -> None:
+    """--no-word-similarity with --similarity or --ppdb-sim typed is a usage error naming them:
+    the ablation links identical words only and reads no related-word source, so either changes
+    no link. Before, `--no-word-similarity --similarity wordnet` ran without a word, the source
+    typed dropped (the signature said sim:none), and `--ppdb-sim 0.5` was signed as if it
+    mattered."""
+    if not args.no_word_similarity:
+        return
+    typed = [f"{flag} {getattr(args, dest)}" for flag, dest in (("--similarity", "similarity"), ("--ppdb-sim", "ppdb_sim"))
+             if getattr(args, dest, None) is not None]
+    if typed:
+        raise ConfigurationError(f"--no-word-similarity links identical words only, with no related-word source, "
+                                 f"so {' and '.join(typed)} would change no link: leave "
+                                 f"{'it' if len(typed) == 1 else 'them'} or --no-word-similarity out")
 
 
 def similarity_source(spec: str) -> str | RelatedWords:

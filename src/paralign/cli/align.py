@@ -223,8 +223,15 @@ def _refusal(name: str, counts: dict[str, int], shown: str) -> Callable[[InputPa
     an unreadable pair is (:func:`_reported`)."""
     def refuse(pair: InputPair, why: str) -> None:
         counts["bad"] += 1
-        warn_item(f"{pair.origin or name}:{pair.line}: {why} ({shown})")
+        _warn_pair(pair, why, name, shown)
     return refuse
+
+
+def _warn_pair(pair: InputPair, why: str, name: str, shown: str) -> None:
+    """The one warning line of a bad pair, whether unreadable, failed in aligning or refused by a
+    writer: its file (`pair.origin`, else the input's `name`) and line, why, and what the output
+    holds in its place (`shown`: _common.in_its_place)."""
+    warn_item(f"{pair.origin or name}:{pair.line}: {why} ({shown})")
 
 
 def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int],
@@ -234,7 +241,7 @@ def _reported(pairs: Iterable[InputPair], name: str, counts: dict[str, int],
     for pair in pairs:
         counts["total"] += 1
         if pair.error:
-            warn_item(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
+            _warn_pair(pair, pair.error, name, shown)
         yield pair
 
 
@@ -248,7 +255,7 @@ def _counted(results: Iterable[Result], name: str, counts: dict[str, int],
         if alignment is None:
             counts["bad"] += 1
             if pair.error and pair.error.split(":", 1)[0] in FAILED_IN_ALIGNING:
-                warn_item(f"{pair.origin or name}:{pair.line}: {pair.error} ({shown})")
+                _warn_pair(pair, pair.error, name, shown)
         yield result
 
 

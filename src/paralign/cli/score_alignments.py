@@ -31,7 +31,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "match the gold much more often read 1 lower, or swapped, than as written is named in a "
         "warning (1-based? target-source?; warnings in JSON), and so is one with pairs of other "
         "token counts than the gold's, or links past its sentences (tokenised otherwise than the "
-        "gold?). As in jacana's published "
+        "gold?), or with possible links scored against the gold's sure ones (all a system's links "
+        "are its predictions: a gold scored against itself has P under 100 under --gold-links sure). "
+        "As in jacana's published "
         "figures, a pair with no system links has precision 100 (nothing claimed) and a pair with "
         "no gold links recall 100 (nothing to find).",
         epilog=SCORES_LEGEND,

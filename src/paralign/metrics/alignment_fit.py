@@ -1,7 +1,8 @@
 """Whether a system's pairs fit a gold's (token counts, links inside the gold sentences) and,
 when they do not, which common misreading of the system file explains it (1-based indices,
 source and target swapped): the checks and warnings of `alignment_scores.score_pairs` and
-`parametric_align`.
+`parametric_align`; and what a system file's possible links do to scores against the gold's
+sure links (:func:`system_possible_warnings`).
 
 Not for: the scores themselves (:mod:`paralign.metrics.alignment_scores`).
 """
@@ -89,3 +90,24 @@ def tokenisation_warnings(count: int, pairs: int, system_name: str) -> tuple[str
             "past its sentences: was the system's text tokenised otherwise than the gold's? Its links must "
             "index the gold's tokens (a gold file's sentences split on white space: `paralign align GOLD` "
             "aligns on them, as `--tokenized` keeps a TSV's); the pairs scored may be misindexed too",)
+
+
+def system_possible_warnings(kept: Sequence[tuple[Alignment, Alignment]], links: str,
+                             system_name: str) -> tuple[str, ...]:
+    """A warning when the system's links include possible ones that are the gold's possible ones
+    and the gold's sure links alone are scored against (`links` "sure"): a system's links are all
+    its predictions (sure and possible), so those count as wrong. A MultiMWA gold scored against
+    itself read P 87.7 under sure with nothing said why."""
+    if links != "sure":
+        return ()
+    wrong = sum(len(s.possible_only & (g.possible - g.sure)) for g, s in kept)
+    if not wrong:
+        return ()
+    possible = sum(len(s.possible_only) for _, s in kept)
+    total = sum(len(s.possible) for _, s in kept)
+    are = "is a possible one" if possible == 1 else "are possible ones"
+    those = "1 is a possible link of the gold's" if wrong == 1 else f"{wrong} are possible links of the gold's"
+    return (f"{system_name}: {possible} of its {total} links {are}, not sure, and of those {those}: a system's "
+            "links are all scored as its predictions, so against the gold's sure links alone (--gold-links sure) "
+            "these count as wrong (a gold scored against itself has P under 100): score with --gold-links "
+            "sure+possible, or give the system's sure links alone",)

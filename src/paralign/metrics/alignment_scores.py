@@ -48,7 +48,13 @@ from ..errors import (
 )
 from ..signature import join_signature
 from . import DEFAULT_RESAMPLES, DEFAULT_SEED, f_measure
-from .alignment_fit import misfit, misread_warnings, tokenisation_warnings, tokenised_otherwise
+from .alignment_fit import (
+    misfit,
+    misread_warnings,
+    system_possible_warnings,
+    tokenisation_warnings,
+    tokenised_otherwise,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -527,7 +533,8 @@ def score_pairs(gold: Sequence[PairOrBad], system: Sequence[PairOrBad], links: s
     scores = score_alignments([g for g, _ in kept], [s for _, s in kept], links, source=where,
                               positions=positions, skipped=skipped)
     return replace(scores, warnings=misread_warnings(kept, system_name)
-                   + tokenisation_warnings(retokenised, len(gold), system_name))
+                   + tokenisation_warnings(retokenised, len(gold), system_name)
+                   + system_possible_warnings(kept, links, system_name))
 
 
 def score_files(gold_path: str | Path, system_path: str | Path, links: str = "sure", *,
