@@ -635,3 +635,19 @@ def test_a_table_spec_that_names_no_file_is_refused_naming_the_option(tmp_path, 
         assert main([*argv[command], "--format", form]) == 2
         assert capsys.readouterr().err == (f"paralign {command}: error: argument --table: paraphrase source {spec!r} "
                                            "names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD\n")
+
+
+def test_a_headed_tsv_tables_header_is_parsed_once_a_lookup(tmp_path, capsys, monkeypatch):
+    """paralign paraphrases parsed a TSV table's header three times (its head, the score's name as
+    the rows were read, the check of its names) and opened the file once more for the score's name."""
+    import paralign.tables as tables
+
+    path = tmp_path / "t.tsv"
+    path.write_text("# phrase\tparaphrase\tscore\tpivots\na car\tan auto\t0.5\t2\n", encoding="utf-8")
+    parsed: list[str] = []
+    header_names = tables._header_names
+    monkeypatch.setattr(tables, "_header_names", lambda first: parsed.append(first) or header_names(first))
+    assert main(["paraphrases", "a car", "--table", str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "an auto", "score": 0.5, "pivots": 2}]
+    assert parsed == ["# phrase\tparaphrase\tscore\tpivots\n"]

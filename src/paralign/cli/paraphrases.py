@@ -113,7 +113,7 @@ def phrases_of(args: argparse.Namespace, table_path: str) -> tuple[list[str], li
 def run(args: argparse.Namespace) -> int:
     from ..paraphrases import built_in_named, load_source, lookup_source
     from ..phrase_keys import lookup_held
-    from ..tables import score_column
+    from ..tables import score_name, table_head
     from ._table_options import option_table_spec
 
     built_in = built_in_named(args.table)
@@ -129,8 +129,9 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:
             (table,), names = stdin_inputs(stack, [table_path])
             try:
-                held, found = lookup_held(table, phrases, args.top_k, threshold=threshold)
-                score = score_column(table)  # what the table names its score: the key of it in each row
+                head = table_head(table)  # its header and record, read once for the lookup and the score's name
+                held, found = lookup_held(table, phrases, args.top_k, threshold=threshold, head=head)
+                score = score_name(head.names)  # what the table names its score: the key of it in each row
             except ParalignError as exc:
                 for copy, name in names.items():  # errors name '<stdin>', not its copy
                     rename_in_error(exc, copy, name)
