@@ -24,6 +24,7 @@ import operator
 import os
 import random
 import sys
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -517,8 +518,12 @@ def openfst_symbol(word: str) -> str:
     white space and has no quoting, so a run of white space becomes '_' (a word of white space
     alone is '_'); and a word spelled as the epsilon symbol, <eps>, gets a backslash in front
     (\\<eps>; \\<eps> gets two, and so on): written as <eps> it was no word, so the FST
-    accepted the sentence without it, and the symbol table gave <eps> two numbers."""
-    symbol = "_".join(word.split()) or "_"
+    accepted the sentence without it, and the symbol table gave <eps> two numbers. A control
+    character that is not white space (``\\x01``, ESC, DEL, C1) is written as its escape
+    (``\\x1b``, as the JSON writes it ``\\u001b`` and the terminal views show it): written raw,
+    a symbol held bytes no one can see or type, a NUL among them, which ends a C string."""
+    symbol = "".join(char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) == "Cc" else char
+                     for char in "_".join(word.split())) or "_"
     return "\\" + symbol if symbol.lstrip("\\") == EPSILON else symbol
 
 
