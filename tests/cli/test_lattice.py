@@ -191,19 +191,19 @@ def msa_json(tmp_path):
     return path, lattice
 
 
-@pytest.mark.parametrize("indent", [None, 2])
+@pytest.mark.parametrize(("indent", "bom"), [(None, ""), (2, ""), (None, "\ufeff")])
 @pytest.mark.parametrize(("argv", "says"), [
     (["paths"], "give it as --lattice {path}"),
     (["distance", "--sentence", "a b"], "give it as --lattice {path}"),
     (["build"], "draw, paths and distance read this one with --lattice {path}"),
 ])
-def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys, argv, says, indent):
+def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys, argv, says, indent, bom):
     """`lattice paths lattice.json` (the --lattice forgotten) read the JSON's lines as a group's
     sentences and counted the paths of a lattice of `{`, `"edges": [` and `0,`: exit 0, no word
-    said. It is a usage error naming --lattice."""
+    said. It is a usage error naming --lattice (a BOM before it too, as --groups refuses it)."""
     _, lattice = msa_json
     path = tmp_path / "l.json"
-    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    path.write_text(bom + json.dumps(lattice.to_dict(), indent=indent), encoding="utf-8")
     assert main(["lattice", argv[0], str(path), *argv[1:]]) == 2
     err = capsys.readouterr().err
     assert f"{path} holds a lattice (the JSON of lattice build --format json), not sentences" in err, err
@@ -211,14 +211,15 @@ def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys
 
 
 @pytest.mark.parametrize("action", ["stats", "paraphrases"])
-@pytest.mark.parametrize("indent", [None, 2])
-def test_a_lattice_json_given_as_groups_is_refused(msa_json, tmp_path, capsys, action, indent):
+@pytest.mark.parametrize(("indent", "bom"), [(None, ""), (2, ""), (None, "\ufeff"), (2, "\ufeff")])
+def test_a_lattice_json_given_as_groups_is_refused(msa_json, tmp_path, capsys, action, indent, bom):
     """`lattice stats --groups lattice.json` said "no usable pairs in the groups file (invalid
     JSON (column 2): ...)" of a valid JSON document, read as gold alignments: now a usage error
-    saying what the file is and what --groups takes."""
+    saying what the file is and what --groups takes. With a BOM too, which --lattice reads and
+    every sentences input drops: it still said "no usable pairs" there."""
     _, lattice = msa_json
     path = tmp_path / "l.json"
-    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    path.write_text(bom + json.dumps(lattice.to_dict(), indent=indent), encoding="utf-8")
     assert main(["lattice", action, "--groups", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--groups {path} holds a lattice (the JSON of lattice build --format json), not groups" in err, err
