@@ -249,7 +249,9 @@ def test_a_line_too_long_to_parse(tmp_path, capsys):
     assert main(["lattice", "stats", "--groups", str(groups), "--format", "json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["groups"] == 1 and json.loads(out)["sentences"] == 2
-    assert "groups.tsv:1: group line 1: FormatError: group line 1: sentence 2 too long to parse" in err, err
+    assert "groups.tsv:1: group line 1: FormatError: sentence 2 too long to parse" in err, err
+    assert err.count("group line 1") == 1, err  # said "group line 1: FormatError: group line 1: sentence 2 ..."
+    assert json.loads(out)["errors"][0]["error"].startswith("FormatError: sentence 2 too long to parse (")
 
 
 def _svg_parts(root):
