@@ -447,7 +447,13 @@ def empty_table_note(source: object) -> str | None:
     which says what follows from it."""
     if not isinstance(source, ParaphraseTable) or len(source):
         return None
-    kept = "" if source.threshold is None else f" scoring >= {source.threshold:g}"
+    return no_paraphrase_note(source.threshold)
+
+
+def no_paraphrase_note(threshold: float | None = None) -> str:
+    """:func:`empty_table_note`'s wording, of a table file too (``paralign paraphrases``, which asks a
+    file without holding it: :func:`paralign.tables.holds_rows`): none scoring at least `threshold`."""
+    kept = "" if threshold is None else f" scoring >= {threshold:g}"
     return f"the table holds no paraphrase{kept}"
 
 

@@ -265,6 +265,16 @@ def _tsv_table_rows(path: str | Path, names: Sequence[str] | None, *,
                             score=score_name(names))
 
 
+def holds_rows(path: str | Path, head: TableHead | None = None) -> bool:
+    """Whether a table file holds a row, read up to its first (a Parquet table's footer counts them):
+    a file of none (empty, a header alone) answers every phrase with none, which ``paralign
+    paraphrases`` says, as the commands that hold a table say it of one
+    (:func:`paralign.paraphrases.empty_table_note`). `head`: the file's :class:`TableHead`, already read."""
+    if head.parquet if head is not None else is_parquet_file(path):
+        return bool(_open_parquet(path).metadata.num_rows)
+    return next(_tsv_table_rows(path, None if head is None else head.names, unscored=True), None) is not None
+
+
 def headed(lines: Iterable[str]) -> tuple[list[str], Iterator[str]]:
     """The column names a TSV table whose `lines` these are gives in its header (none without one), and
     the lines, all still to read (a pipe is read once): a reader's bad row names its score as the table

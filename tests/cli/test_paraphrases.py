@@ -651,3 +651,30 @@ def test_a_headed_tsv_tables_header_is_parsed_once_a_lookup(tmp_path, capsys, mo
     rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
     assert rows == [{"paraphrase": "an auto", "score": 0.5, "pivots": 2}]
     assert parsed == ["# phrase\tparaphrase\tscore\tpivots\n"]
+
+
+@pytest.mark.parametrize("name", ["empty.tsv", "header.tsv", "empty.parquet", "-"])
+def test_a_table_of_no_row_is_warned_of(tmp_path, capsys, monkeypatch, name):
+    """`paraphrases --table EMPTY` answered every phrase with none, silently (the wrong file, a failed
+    run's output), where paraeval, meta-eval and parametric table warn of a table holding no paraphrase."""
+    import io
+
+    path = tmp_path / name
+    if name == "-":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    elif name == "empty.parquet":
+        with TableWriter(path, SCHEMA) as writer:
+            writer.write(SCHEMA.empty_table())
+    else:
+        path.write_text("# phrase\tparaphrase\tscore\n" if name == "header.tsv" else "", encoding="utf-8")
+    table = "-" if name == "-" else str(path)
+    assert main(["paraphrases", "a car", "--table", table, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["phrases"] == [{"phrase": "a car", "paraphrases": []}]
+    shown = "<stdin>" if name == "-" else str(path)
+    assert f"--table {shown}: the table holds no paraphrase (no row), so every phrase has none" in err, err
+
+
+def test_a_table_with_rows_but_none_for_the_phrase_is_not_warned_of(table, capsys):
+    assert main(["paraphrases", "nothing", "--table", str(table)]) == 0
+    assert capsys.readouterr().err == ""
