@@ -1447,3 +1447,16 @@ def test_a_path_of_no_word_listed_last_is_an_empty_line(tmp_path, capsys):
         assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5"]) == 0
         out = capsys.readouterr().out
         assert out.split("\n")[1:] == ["all:", *paths, ""], out  # the count, the heading, a line a path
+
+
+def test_stats_text_shows_every_figure_of_its_json(tmp_path, capsys):
+    """The text left out three figures of the JSON: share_groups_lattice_worse (so 'better: 0.5'
+    did not say whether the other groups were worse or equal), ed_gain_sd and repetition_words."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "a cat sat on the mat .\tthe cat sat on a mat .\n", encoding="utf-8")
+    argv = ["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out"]
+    assert main([*argv, "--format", "json"]) == 0
+    figures = {k: v for k, v in json.loads(capsys.readouterr().out).items() if not isinstance(v, list)}
+    assert main(argv) == 0
+    shown = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines() if ": " in line)
+    assert set(figures) <= set(shown), set(figures) - set(shown)
