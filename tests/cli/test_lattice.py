@@ -1460,3 +1460,17 @@ def test_stats_text_shows_every_figure_of_its_json(tmp_path, capsys):
     assert main(argv) == 0
     shown = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines() if ": " in line)
     assert set(figures) <= set(shown), set(figures) - set(shown)
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_a_lattice_json_given_as_distances_sentences_is_refused(msa_json, tmp_path, capsys, bom):
+    """`lattice distance --sentences lattice.json` measured each line of the JSON as a sentence
+    (`{`, `"states": 19,` ...), exit 0, where every other input of sentences refuses a lattice."""
+    path, lattice = msa_json
+    sentences = tmp_path / "s.json"
+    sentences.write_text(bom + json.dumps(lattice.to_dict(), indent=2), encoding="utf-8")
+    assert main(["lattice", "distance", "--lattice", str(path), "--sentences", str(sentences)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (f"--sentences {sentences} holds a lattice (the JSON of lattice build --format json), not sentences one "
+            "a line: --sentences takes the sentences to measure, one a line; a lattice is given as --lattice") in err, err

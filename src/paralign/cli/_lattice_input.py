@@ -136,17 +136,24 @@ def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lat
     `lattice build --format json` writes) is a ConfigurationError saying what to do
     `instead` ({path}: `path`, - for stdin): read as sentences, each of its lines was one, and a lattice of ``"edges": [``,
     ``0,`` and ``"the",`` was built, drawn or counted without a word said."""
-    from ..lattice.record import is_lattice_record
-
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
-    if lines and lines[0].startswith("{") and is_lattice_record("\n".join(lines)):
-        name = input_name(path)
-        raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
-                                 f"sentences one a line: {instead.format(path=path or '-')}")
+    _refuse_a_lattice_of_lines(lines, input_name(path), instead.format(path=path or "-"))
     return lines
+
+
+def _refuse_a_lattice_of_lines(lines: list[str], name: str, instead: str) -> None:
+    """ConfigurationError when the non-blank `lines` of a sentences input `name` are a lattice's JSON
+    (what `lattice build --format json` writes), saying what to do `instead`: read as sentences, each of
+    its lines was one. The one check of every input of sentences (:func:`read_sentences`,
+    :func:`sentence_lines`)."""
+    from ..lattice.record import is_lattice_record
+
+    if lines and lines[0].startswith("{") and is_lattice_record("\n".join(lines)):
+        raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
+                                 f"sentences one a line: {instead}")
 
 
 def _refuse_a_lattice(path: str, given: str) -> None:
@@ -216,12 +223,15 @@ def group_keys(args: argparse.Namespace, lines: list[str]) -> list[tuple[str, ..
 def sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
     """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
     is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
-    (a batch keeps their places); no line at all is a FormatError."""
+    (a batch keeps their places); no line at all is a FormatError, a lattice's JSON a ConfigurationError
+    (each of its lines was measured as a sentence: ``{``, ``"states": 19,``)."""
     with open_in(path, errors) as handle:
         lines = [line.strip() for line in without_bom(handle)]
         bad = dict(undecodable_lines(handle))
     if not lines:
         raise FormatError("no sentences: give at least one line", source=input_name(path))
+    _refuse_a_lattice_of_lines([line for line in lines if line], f"--sentences {input_name(path)}",
+                               "--sentences takes the sentences to measure, one a line; a lattice is given as --lattice")
     for number, line in enumerate(lines, start=1):
         if not line:
             bad.setdefault(number, "empty line")
