@@ -1474,3 +1474,20 @@ def test_a_lattice_json_given_as_distances_sentences_is_refused(msa_json, tmp_pa
     assert out == ""
     assert (f"--sentences {sentences} holds a lattice (the JSON of lattice build --format json), not sentences one "
             "a line: --sentences takes the sentences to measure, one a line; a lattice is given as --lattice") in err, err
+
+
+@pytest.mark.parametrize("action", ["build", "paths", "draw"])
+def test_a_groups_file_given_as_one_groups_sentences_is_warned_of(tmp_path, capsys, action):
+    """`lattice paths groups.tsv` (a groups file where one group's sentences go) made each line, its
+    sentences joined, one sentence of a lattice of them all, without a word said."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("a b c\ta b d\nx y\tx z\n", encoding="utf-8")
+    assert main(["lattice", action, str(groups), "--tokenized", "--method", "msa"]) == 0
+    err = capsys.readouterr().err
+    assert (f"{groups}: every line holds a tab, and each line is one sentence of the group here (its tabs spaces): "
+            "a groups file (a group a line, its sentences separated by tabs) is read by lattice stats and "
+            "lattice paraphrases --groups") in err, err
+    group = tmp_path / "group.txt"
+    group.write_text("a b c\ta b d\nx y z\n", encoding="utf-8")  # a tab in one sentence: no warning
+    assert main(["lattice", action, str(group), "--tokenized", "--method", "msa"]) == 0
+    assert "every line holds a tab" not in capsys.readouterr().err

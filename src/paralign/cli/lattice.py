@@ -525,7 +525,7 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
     and every entropy was 0 bits, a perfect score."""
     from ..lattice.build import lattice_annotator
 
-    lines = read_sentences(args.lm_train, needs="the --lm-train language model",
+    lines = read_sentences(args.lm_train, needs="the --lm-train language model", group=False,
                            instead="--lm-train takes held-out sentences, one a line")
     return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
