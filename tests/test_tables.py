@@ -685,3 +685,23 @@ def test_a_bad_score_is_named_as_the_table_names_it_in_every_format(tmp_path, na
     for read in readers:
         with pytest.raises(FormatError, match=said):
             read()
+
+
+@pytest.mark.parametrize("read", ["iter_rows", "lookup", "from_tsv"])
+def test_a_tsv_tables_header_is_parsed_once_a_read(tmp_path, monkeypatch, read):
+    """Every read of a headed TSV table parses its header once: iter_rows and from_tsv parsed it for the
+    score's name and again for the check of its names, lookup a third time for the file's columns."""
+    import paralign.tables as tables
+    from paralign.paraphrases import ParaphraseTable
+
+    path = _write(tmp_path / "t.tsv")
+    parsed: list[str] = []
+    header_names = tables._header_names
+    monkeypatch.setattr(tables, "_header_names", lambda first: parsed.append(first) or header_names(first))
+    if read == "iter_rows":
+        assert len(list(iter_rows(path))) == 3
+    elif read == "lookup":
+        assert lookup(path, ["big"])["big"][0]["probability"] == 0.7
+    else:
+        assert ParaphraseTable.from_tsv(path).paraphrases("big") == {"large": 0.7}
+    assert len(parsed) == 1

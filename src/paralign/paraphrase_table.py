@@ -44,6 +44,7 @@ from .tables import (
     headed,
     row_lines,
     row_score,
+    score_name,
 )
 from .textio import open_text, without_bom
 from .tokenizers import TOKENIZERS, detokenize
@@ -226,8 +227,9 @@ class ParaphraseTable:
                 self.lowercase = case
 
         with open_text(path) as handle:
-            name, lines = headed(without_bom(handle))  # what the table names its score, for a bad row's error
-            rows = row_lines(lines if progress is None else progress(lines), record, str(path))
+            names, lines = headed(without_bom(handle))  # what the table names its score, for a bad row's error
+            name = score_name(names)
+            rows = row_lines(lines if progress is None else progress(lines), record, str(path), names=names)
             for count, (number, line) in enumerate(rows):
                 fields = line.split("\t", 3)  # the columns after the score are not read
                 score = row_score(fields, line, not count, path, number, unscored=True, name=name)
@@ -445,7 +447,13 @@ def empty_table_note(source: object) -> str | None:
     which says what follows from it."""
     if not isinstance(source, ParaphraseTable) or len(source):
         return None
-    kept = "" if source.threshold is None else f" scoring >= {source.threshold:g}"
+    return no_paraphrase_note(source.threshold)
+
+
+def no_paraphrase_note(threshold: float | None = None) -> str:
+    """:func:`empty_table_note`'s wording, of a table file too (``paralign paraphrases``, which asks a
+    file without holding it: :func:`paralign.tables.holds_rows`): none scoring at least `threshold`."""
+    kept = "" if threshold is None else f" scoring >= {threshold:g}"
     return f"the table holds no paraphrase{kept}"
 
 

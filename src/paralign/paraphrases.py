@@ -24,6 +24,7 @@ from .paraphrase_table import Score as Score
 from .paraphrase_table import empty_table_note as empty_table_note
 from .paraphrase_table import looked_up_as_typed as looked_up_as_typed
 from .paraphrase_table import lookup_key as lookup_key
+from .paraphrase_table import no_paraphrase_note as no_paraphrase_note
 from .phrase_keys import normalize_phrase, table_form
 from .signature import file_name_part, name_part, short_hash
 from .tables import best_first, check_threshold, check_top_k, is_parquet_file, iter_rows

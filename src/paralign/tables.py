@@ -200,7 +200,7 @@ def _record(text: str | bytes, what: str, source: str | None, number: int | None
 
 
 def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object] | None = None,
-              source: str | None = None) -> Iterator[tuple[int, str]]:
+              source: str | None = None, *, names: Sequence[str] | None = None) -> Iterator[tuple[int, str]]:
     """The lines of a TSV table that hold rows, numbered from 1 and without their line ends: a
     blank line holds none, nor does a line starting with '#' above the ``# paralign:`` record (a
     comment, or the record itself, which `on_record` is given). Below the record (a table paralign
@@ -209,7 +209,9 @@ def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object
     the record (a user's) a line starting with '#' is a comment. A record that is not a JSON
     object is a FormatError naming `source` and its line (:func:`metadata_line`), as is a header
     that names a column ``phrase`` or ``paraphrase`` where it is not read from
-    (:func:`~paralign.table_parquet.check_column_names`: ``# paraphrase TAB phrase TAB score``)."""
+    (:func:`~paralign.table_parquet.check_column_names`: ``# paraphrase TAB phrase TAB score``).
+    `names`: the header's names, read already (:func:`headed`, :func:`table_head`), checked as they
+    are instead of the first line parsed again."""
     recorded = False
     for number, line in enumerate(lines, start=1):
         line = line.rstrip("\r\n")
@@ -217,7 +219,7 @@ def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object
             continue
         if line[0] == "#" and not recorded:
             if number == 1:  # a header (``# phrase TAB paraphrase ...``) names the columns read by position
-                check_column_names(_header_names(line), source, number)
+                check_column_names(_header_names(line) if names is None else names, source, number)
             metadata = metadata_line(line, source, number)
             if metadata is not None:
                 recorded = True
@@ -247,20 +249,42 @@ def iter_rows(path: str | Path, *, unscored: bool = False) -> Iterator[tuple[str
             for row in zip(*columns, strict=True):
                 yield row[0], row[1], row[2], list(row[3:])
         return
+    yield from _tsv_table_rows(path, None, unscored=unscored)
+
+
+def _tsv_table_rows(path: str | Path, names: Sequence[str] | None, *,
+                    unscored: bool) -> Iterator[tuple[str, str, Any, list[Any]]]:
+    """:func:`iter_rows` of a TSV table, its header parsed once: given as its `names` (:func:`lookup`'s,
+    from the file's :class:`TableHead`), else read here (:func:`headed`), and not again by :func:`row_lines`
+    (a lookup parsed it three times: for the head, for the score's name and for the check of its names)."""
     with open_text(path) as handle:  # BOM: no part of a phrase
-        score, lines = headed(without_bom(handle))
-        yield from tsv_rows(row_lines(lines, source=str(path)), path, unscored=unscored, score=score)
+        lines: Iterable[str] = without_bom(handle)
+        if names is None:
+            names, lines = headed(lines)
+        yield from tsv_rows(row_lines(lines, source=str(path), names=names), path, unscored=unscored,
+                            score=score_name(names))
 
 
-def headed(lines: Iterable[str]) -> tuple[str, Iterator[str]]:
-    """What a TSV table whose `lines` these are names its score (:func:`score_name` of its header's
-    names: ``probability`` in a pivot table), and the lines, all still to read (a pipe is read once):
-    a reader's bad row names its score as the table does, as a Parquet table's names it."""
+def holds_rows(path: str | Path, head: TableHead | None = None) -> bool:
+    """Whether a table file holds a row, read up to its first (a Parquet table's footer counts them):
+    a file of none (empty, a header alone) answers every phrase with none, which ``paralign
+    paraphrases`` says, as the commands that hold a table say it of one
+    (:func:`paralign.paraphrases.empty_table_note`). `head`: the file's :class:`TableHead`, already read."""
+    if head.parquet if head is not None else is_parquet_file(path):
+        return bool(_open_parquet(path).metadata.num_rows)
+    return next(_tsv_table_rows(path, None if head is None else head.names, unscored=True), None) is not None
+
+
+def headed(lines: Iterable[str]) -> tuple[list[str], Iterator[str]]:
+    """The column names a TSV table whose `lines` these are gives in its header (none without one), and
+    the lines, all still to read (a pipe is read once): a reader's bad row names its score as the table
+    does (:func:`score_name`: ``probability`` in a pivot table), as a Parquet table's names it, and
+    :func:`row_lines`, given them, checks them without parsing the header again."""
     lines = iter(lines)
     first = next(lines, None)
     if first is None:
-        return score_name([]), lines
-    return score_name(_header_names(first)), itertools.chain([first], lines)
+        return [], lines
+    return _header_names(first), itertools.chain([first], lines)
 
 
 def tsv_rows(lines: Iterable[tuple[int, str]], path: str | Path, *, unscored: bool = False,
@@ -340,8 +364,8 @@ def lookup(path: str | Path, phrases: Sequence[str], top_k: int | None = None, *
                     rows.append({"paraphrase": row[1], score: row[2],
                                  **{name: _extra(value) for name, value in zip(extras, row[3:], strict=True)}})
     else:
-        rows_read = iter_rows(path, unscored=True) if lines is None else tsv_rows(lines, path, unscored=True,
-                                                                                  score=score)
+        rows_read = _tsv_table_rows(path, names, unscored=True) if lines is None else tsv_rows(
+            lines, path, unscored=True, score=score)
         for phrase, paraphrase, value, rest in rows_read:
             rows = found.get(keyed(phrase))
             if rows is not None:

@@ -191,19 +191,19 @@ def msa_json(tmp_path):
     return path, lattice
 
 
-@pytest.mark.parametrize("indent", [None, 2])
+@pytest.mark.parametrize(("indent", "bom"), [(None, ""), (2, ""), (None, "\ufeff")])
 @pytest.mark.parametrize(("argv", "says"), [
     (["paths"], "give it as --lattice {path}"),
     (["distance", "--sentence", "a b"], "give it as --lattice {path}"),
     (["build"], "draw, paths and distance read this one with --lattice {path}"),
 ])
-def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys, argv, says, indent):
+def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys, argv, says, indent, bom):
     """`lattice paths lattice.json` (the --lattice forgotten) read the JSON's lines as a group's
     sentences and counted the paths of a lattice of `{`, `"edges": [` and `0,`: exit 0, no word
-    said. It is a usage error naming --lattice."""
+    said. It is a usage error naming --lattice (a BOM before it too, as --groups refuses it)."""
     _, lattice = msa_json
     path = tmp_path / "l.json"
-    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    path.write_text(bom + json.dumps(lattice.to_dict(), indent=indent), encoding="utf-8")
     assert main(["lattice", argv[0], str(path), *argv[1:]]) == 2
     err = capsys.readouterr().err
     assert f"{path} holds a lattice (the JSON of lattice build --format json), not sentences" in err, err
@@ -211,14 +211,15 @@ def test_a_lattice_json_given_as_sentences_is_refused(msa_json, tmp_path, capsys
 
 
 @pytest.mark.parametrize("action", ["stats", "paraphrases"])
-@pytest.mark.parametrize("indent", [None, 2])
-def test_a_lattice_json_given_as_groups_is_refused(msa_json, tmp_path, capsys, action, indent):
+@pytest.mark.parametrize(("indent", "bom"), [(None, ""), (2, ""), (None, "\ufeff"), (2, "\ufeff")])
+def test_a_lattice_json_given_as_groups_is_refused(msa_json, tmp_path, capsys, action, indent, bom):
     """`lattice stats --groups lattice.json` said "no usable pairs in the groups file (invalid
     JSON (column 2): ...)" of a valid JSON document, read as gold alignments: now a usage error
-    saying what the file is and what --groups takes."""
+    saying what the file is and what --groups takes. With a BOM too, which --lattice reads and
+    every sentences input drops: it still said "no usable pairs" there."""
     _, lattice = msa_json
     path = tmp_path / "l.json"
-    path.write_text(json.dumps(lattice.to_dict(), indent=indent))
+    path.write_text(bom + json.dumps(lattice.to_dict(), indent=indent), encoding="utf-8")
     assert main(["lattice", action, "--groups", str(path)]) == 2
     err = capsys.readouterr().err
     assert f"--groups {path} holds a lattice (the JSON of lattice build --format json), not groups" in err, err
@@ -248,7 +249,9 @@ def test_a_line_too_long_to_parse(tmp_path, capsys):
     assert main(["lattice", "stats", "--groups", str(groups), "--format", "json"]) == 0
     out, err = capsys.readouterr()
     assert json.loads(out)["groups"] == 1 and json.loads(out)["sentences"] == 2
-    assert "groups.tsv:1: group line 1: FormatError: group line 1: sentence 2 too long to parse" in err, err
+    assert "groups.tsv:1: group line 1: FormatError: sentence 2 too long to parse" in err, err
+    assert err.count("group line 1") == 1, err  # said "group line 1: FormatError: group line 1: sentence 2 ..."
+    assert json.loads(out)["errors"][0]["error"].startswith("FormatError: sentence 2 too long to parse (")
 
 
 def _svg_parts(root):
@@ -1444,3 +1447,47 @@ def test_a_path_of_no_word_listed_last_is_an_empty_line(tmp_path, capsys):
         assert main(["lattice", "paths", "--lattice", str(lattice), "--all", "5"]) == 0
         out = capsys.readouterr().out
         assert out.split("\n")[1:] == ["all:", *paths, ""], out  # the count, the heading, a line a path
+
+
+def test_stats_text_shows_every_figure_of_its_json(tmp_path, capsys):
+    """The text left out three figures of the JSON: share_groups_lattice_worse (so 'better: 0.5'
+    did not say whether the other groups were worse or equal), ed_gain_sd and repetition_words."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("\t".join(GROUP) + "\n" + "a cat sat on the mat .\tthe cat sat on a mat .\n", encoding="utf-8")
+    argv = ["lattice", "stats", "--groups", str(groups), "--tokenized", "--leave-one-out"]
+    assert main([*argv, "--format", "json"]) == 0
+    figures = {k: v for k, v in json.loads(capsys.readouterr().out).items() if not isinstance(v, list)}
+    assert main(argv) == 0
+    shown = dict(line.split(": ", 1) for line in capsys.readouterr().out.splitlines() if ": " in line)
+    assert set(figures) <= set(shown), set(figures) - set(shown)
+
+
+@pytest.mark.parametrize("bom", ["", "\ufeff"])
+def test_a_lattice_json_given_as_distances_sentences_is_refused(msa_json, tmp_path, capsys, bom):
+    """`lattice distance --sentences lattice.json` measured each line of the JSON as a sentence
+    (`{`, `"states": 19,` ...), exit 0, where every other input of sentences refuses a lattice."""
+    path, lattice = msa_json
+    sentences = tmp_path / "s.json"
+    sentences.write_text(bom + json.dumps(lattice.to_dict(), indent=2), encoding="utf-8")
+    assert main(["lattice", "distance", "--lattice", str(path), "--sentences", str(sentences)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert (f"--sentences {sentences} holds a lattice (the JSON of lattice build --format json), not sentences one "
+            "a line: --sentences takes the sentences to measure, one a line; a lattice is given as --lattice") in err, err
+
+
+@pytest.mark.parametrize("action", ["build", "paths", "draw"])
+def test_a_groups_file_given_as_one_groups_sentences_is_warned_of(tmp_path, capsys, action):
+    """`lattice paths groups.tsv` (a groups file where one group's sentences go) made each line, its
+    sentences joined, one sentence of a lattice of them all, without a word said."""
+    groups = tmp_path / "groups.tsv"
+    groups.write_text("a b c\ta b d\nx y\tx z\n", encoding="utf-8")
+    assert main(["lattice", action, str(groups), "--tokenized", "--method", "msa"]) == 0
+    err = capsys.readouterr().err
+    assert (f"{groups}: every line holds a tab, and each line is one sentence of the group here (its tabs spaces): "
+            "a groups file (a group a line, its sentences separated by tabs) is read by lattice stats and "
+            "lattice paraphrases --groups") in err, err
+    group = tmp_path / "group.txt"
+    group.write_text("a b c\ta b d\nx y z\n", encoding="utf-8")  # a tab in one sentence: no warning
+    assert main(["lattice", action, str(group), "--tokenized", "--method", "msa"]) == 0
+    assert "every line holds a tab" not in capsys.readouterr().err

@@ -635,3 +635,46 @@ def test_a_table_spec_that_names_no_file_is_refused_naming_the_option(tmp_path, 
         assert main([*argv[command], "--format", form]) == 2
         assert capsys.readouterr().err == (f"paralign {command}: error: argument --table: paraphrase source {spec!r} "
                                            "names no file: use ppdb, wordnet, PATH or PATH:THRESHOLD\n")
+
+
+def test_a_headed_tsv_tables_header_is_parsed_once_a_lookup(tmp_path, capsys, monkeypatch):
+    """paralign paraphrases parsed a TSV table's header three times (its head, the score's name as
+    the rows were read, the check of its names) and opened the file once more for the score's name."""
+    import paralign.tables as tables
+
+    path = tmp_path / "t.tsv"
+    path.write_text("# phrase\tparaphrase\tscore\tpivots\na car\tan auto\t0.5\t2\n", encoding="utf-8")
+    parsed: list[str] = []
+    header_names = tables._header_names
+    monkeypatch.setattr(tables, "_header_names", lambda first: parsed.append(first) or header_names(first))
+    assert main(["paraphrases", "a car", "--table", str(path), "--format", "json"]) == 0
+    rows = json.loads(capsys.readouterr().out)["phrases"][0]["paraphrases"]
+    assert rows == [{"paraphrase": "an auto", "score": 0.5, "pivots": 2}]
+    assert parsed == ["# phrase\tparaphrase\tscore\tpivots\n"]
+
+
+@pytest.mark.parametrize("name", ["empty.tsv", "header.tsv", "empty.parquet", "-"])
+def test_a_table_of_no_row_is_warned_of(tmp_path, capsys, monkeypatch, name):
+    """`paraphrases --table EMPTY` answered every phrase with none, silently (the wrong file, a failed
+    run's output), where paraeval, meta-eval and parametric table warn of a table holding no paraphrase."""
+    import io
+
+    path = tmp_path / name
+    if name == "-":
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"")))
+    elif name == "empty.parquet":
+        with TableWriter(path, SCHEMA) as writer:
+            writer.write(SCHEMA.empty_table())
+    else:
+        path.write_text("# phrase\tparaphrase\tscore\n" if name == "header.tsv" else "", encoding="utf-8")
+    table = "-" if name == "-" else str(path)
+    assert main(["paraphrases", "a car", "--table", table, "--format", "json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["phrases"] == [{"phrase": "a car", "paraphrases": []}]
+    shown = "<stdin>" if name == "-" else str(path)
+    assert f"--table {shown}: the table holds no paraphrase (no row), so every phrase has none" in err, err
+
+
+def test_a_table_with_rows_but_none_for_the_phrase_is_not_warned_of(table, capsys):
+    assert main(["paraphrases", "nothing", "--table", str(table)]) == 0
+    assert capsys.readouterr().err == ""

@@ -243,3 +243,18 @@ def test_a_line_of_a_byte_order_mark_alone_does_not_hide_an_msrp_header(tmp_path
            "the cat sat\ta cat sat\nit rains\tit is raining\n")
     with pytest.raises(FormatError, match="its first line is the 'Quality' header"):
         list(iter_groups(path))
+
+
+@pytest.mark.parametrize("head", [
+    "# phrase\tparaphrase\tscore\n# paralign: {\"options\": {\"lowercase\": true}}\n",
+    "# phrase\tparaphrase\tprobability\tpivots\tsupport\n",
+    "\ufeff# phrase\tparaphrase\tscore\n",
+])
+def test_a_paraphrase_table_is_no_groups_file(tmp_path, head) -> None:
+    """A table lattice paraphrases wrote, given back as --groups, was read as groups of its every cell:
+    its header ('# phrase', 'paraphrase', 'score') a group, each row's score a sentence, exit 0."""
+    path = tmp_path / "table.tsv"
+    _write(path, head + "god\the\t5.0\nhe\tgod\t5.0\n")
+    with pytest.raises(FormatError, match="a paraphrase table .* not a groups file") as refused:
+        list(iter_groups(path))
+    assert str(path) in str(refused.value)

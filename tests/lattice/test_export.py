@@ -59,3 +59,22 @@ def test_dot_tells_an_epsilon_edge_from_a_word_spelled_eps() -> None:
     assert epsilon != word
     assert "style=dashed" in epsilon and "style" not in word
     assert dot_strings(epsilon) == dot_strings(word) == ["<eps> (1)"]
+
+
+def test_openfst_writes_a_words_control_characters_as_escapes() -> None:
+    """A word's control characters (NUL, ESC, DEL, a C1 control) were written raw into the text
+    format, where JSON writes them escaped: each symbol is now printable, one a word, white space
+    still '_'."""
+    lattice = Lattice(3, ((0, "man\x00", 1), (0, "went\x1b[31m", 1), (0, "ran\x7f\x9b", 1), (1, "a\x0bb", 2)))
+    assert lattice.to_openfst() == "0\t1\tman\\x00\n0\t1\twent\\x1b[31m\n0\t1\tran\\x7f\\x9b\n1\t2\ta_b\n2\n"
+    assert all(line.replace("\t", "").isprintable() for line in lattice.to_openfst().splitlines())
+
+
+def test_dot_labels_show_a_words_control_characters_as_escapes() -> None:
+    """DOT wrote a word's control characters raw inside its label (a NUL among them), where the
+    OpenFst text and JSON escape them: a label now shows the escape, the DOT text holds none."""
+    lattice = Lattice(2, ((0, "a\x00", 1), (0, "went\x1b[31m", 1), (0, "b\\\x7f", 1)), (1, 1, 1))
+    dot = lattice.to_dot("n\x01")
+    assert all(line.isprintable() for line in dot.splitlines())
+    assert dot_strings(dot)[0] == "n\\x01"
+    assert [s for s in dot_strings(dot) if s.endswith("(1)")] == ["a\\x00 (1)", "went\\x1b[31m (1)", "b\\\\x7f (1)"]

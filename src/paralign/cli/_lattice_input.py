@@ -31,7 +31,7 @@ from ._common import (
     warn_skipped_pairs,
 )
 from ._metavars import FILE, N
-from ._warnings import warn_item
+from ._warnings import warn, warn_item
 
 if TYPE_CHECKING:  # pragma: no cover - the lattice package loads on first use (numpy, spaCy)
     from ..lattice import Lattice, LatticeOptions
@@ -130,23 +130,44 @@ def lattice_options(args: argparse.Namespace) -> LatticeOptions:
 
 
 def read_sentences(path: str | None, *, empty: bool = False, needs: str = "a lattice",
-                   instead: str = "give it as --lattice {path}") -> list[str]:
+                   instead: str = "give it as --lattice {path}", group: bool = True) -> list[str]:
     """The non-blank lines of `path` ('-' or None: stdin), stripped (and a leading BOM dropped); none
     at all is a FormatError (saying what `needs` them) unless `empty`. A lattice's JSON (what
     `lattice build --format json` writes) is a ConfigurationError saying what to do
     `instead` ({path}: `path`, - for stdin): read as sentences, each of its lines was one, and a lattice of ``"edges": [``,
-    ``0,`` and ``"the",`` was built, drawn or counted without a word said."""
-    from ..lattice.record import is_lattice_record
-
+    ``0,`` and ``"the",`` was built, drawn or counted without a word said. Lines of one `group`
+    (not --lm-train's text) every one of which holds a tab are a groups file's, it seems: a warning
+    says so (:func:`_warn_a_groups_file`)."""
     with open_in(path) as handle:
         lines = [line.strip() for line in without_bom(handle) if line.strip()]
     if not lines and not empty:
         raise FormatError(f"no sentences: {needs} needs at least one", source=input_name(path))
-    if lines and lines[0].startswith("{") and is_lattice_record("\n".join(lines)):
-        name = input_name(path)
-        raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
-                                 f"sentences one a line: {instead.format(path=path or '-')}")
+    _refuse_a_lattice_of_lines(lines, input_name(path), instead.format(path=path or "-"))
+    if group:
+        _warn_a_groups_file(lines, input_name(path))
     return lines
+
+
+def _warn_a_groups_file(lines: list[str], name: str) -> None:
+    """A warning when every one of a group's sentence `lines` holds a tab: a groups file given where
+    one group's sentences go (`lattice paths groups.tsv`), each of whose lines, its sentences joined
+    (a tab reads as a space), was one sentence of a lattice of them all, without a word said."""
+    if lines and all("\t" in line for line in lines):
+        warn(f"{name}: every line holds a tab, and each line is one sentence of the group here (its tabs "
+             "spaces): a groups file (a group a line, its sentences separated by tabs) is read by lattice stats "
+             "and lattice paraphrases --groups")
+
+
+def _refuse_a_lattice_of_lines(lines: list[str], name: str, instead: str) -> None:
+    """ConfigurationError when the non-blank `lines` of a sentences input `name` are a lattice's JSON
+    (what `lattice build --format json` writes), saying what to do `instead`: read as sentences, each of
+    its lines was one. The one check of every input of sentences (:func:`read_sentences`,
+    :func:`sentence_lines`)."""
+    from ..lattice.record import is_lattice_record
+
+    if lines and lines[0].startswith("{") and is_lattice_record("\n".join(lines)):
+        raise ConfigurationError(f"{name} holds a lattice (the JSON of lattice build --format json), not "
+                                 f"sentences one a line: {instead}")
 
 
 def _refuse_a_lattice(path: str, given: str) -> None:
@@ -216,12 +237,15 @@ def group_keys(args: argparse.Namespace, lines: list[str]) -> list[tuple[str, ..
 def sentence_lines(path: str, errors: str) -> tuple[list[str], dict[int, str]]:
     """Every line of `path` ('-': stdin), stripped (and a leading BOM dropped), and why a line
     is bad (line number -> reason: blank, or not UTF-8 with `errors` skip), bad ones kept as ""
-    (a batch keeps their places); no line at all is a FormatError."""
+    (a batch keeps their places); no line at all is a FormatError, a lattice's JSON a ConfigurationError
+    (each of its lines was measured as a sentence: ``{``, ``"states": 19,``)."""
     with open_in(path, errors) as handle:
         lines = [line.strip() for line in without_bom(handle)]
         bad = dict(undecodable_lines(handle))
     if not lines:
         raise FormatError("no sentences: give at least one line", source=input_name(path))
+    _refuse_a_lattice_of_lines([line for line in lines if line], f"--sentences {input_name(path)}",
+                               "--sentences takes the sentences to measure, one a line; a lattice is given as --lattice")
     for number, line in enumerate(lines, start=1):
         if not line:
             bad.setdefault(number, "empty line")

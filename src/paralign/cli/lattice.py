@@ -525,7 +525,7 @@ def _lm_sentences(args: argparse.Namespace) -> Iterator[Sequence[str]]:
     and every entropy was 0 bits, a perfect score."""
     from ..lattice.build import lattice_annotator
 
-    lines = read_sentences(args.lm_train, needs="the --lm-train language model",
+    lines = read_sentences(args.lm_train, needs="the --lm-train language model", group=False,
                            instead="--lm-train takes held-out sentences, one a line")
     return (line.split() for line in lines) if args.tokenized else lattice_annotator().tokenize(lines)
 
@@ -540,11 +540,14 @@ def _stat(x: object) -> str:
 
 
 def render_stats(s: dict) -> str:
-    """`lattice stats` as text: one `key: value` line per figure, paths by sentence length, the
+    """`lattice stats` as text: one `key: value` line per figure (each of the JSON's: the share of groups
+    the lattice did worse on, the gain's spread and the words the repetition ratio is of were left out,
+    so 'better: 0.4' did not say whether the rest were worse or equal), paths by sentence length, the
     --incremental table under its own heading (one row per n, with its gain), errors."""
     keys = ("groups", "sentences", "mean_group_size", "mean_length", "mean_log10_paths", "max_log10_paths",
-            "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "share_groups_lattice_better",
-            "repetition_ratio", "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
+            "ed_input", "ed_lattice", "ed_input_per_word", "ed_lattice_per_word", "ed_gain_sd",
+            "share_groups_lattice_better", "share_groups_lattice_worse", "repetition_ratio", "repetition_words",
+            "repetition_nonzero_share", "repetition_nonzero_mean", "ent_inputs", "ent_paths")
     lines = [f"{k}: {_stat(s.get(k))}" for k in keys]
     lines.append("paths by mean sentence length:")
     lines += [f"  {r['length']}: {counted(r['groups'], 'group')}, mean log10 {r['mean_log10_paths']:.2f}, "

@@ -21,6 +21,7 @@ from ._common import (
     stdin_given_once,
     stdin_inputs,
     undecodable_lines,
+    warn,
     write_result,
 )
 from ._metavars import FILE, FILE_OR_NAME, PHRASE, N
@@ -111,9 +112,9 @@ def phrases_of(args: argparse.Namespace, table_path: str) -> tuple[list[str], li
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..paraphrases import built_in_named, load_source, lookup_source
+    from ..paraphrases import built_in_named, load_source, lookup_source, no_paraphrase_note
     from ..phrase_keys import lookup_held
-    from ..tables import score_column
+    from ..tables import holds_rows, score_name, table_head
     from ._table_options import option_table_spec
 
     built_in = built_in_named(args.table)
@@ -129,8 +130,11 @@ def run(args: argparse.Namespace) -> int:
         with ExitStack() as stack:
             (table,), names = stdin_inputs(stack, [table_path])
             try:
-                held, found = lookup_held(table, phrases, args.top_k, threshold=threshold)
-                score = score_column(table)  # what the table names its score: the key of it in each row
+                head = table_head(table)  # its header and record, read once for the lookup and the score's name
+                held, found = lookup_held(table, phrases, args.top_k, threshold=threshold, head=head)
+                score = score_name(head.names)  # what the table names its score: the key of it in each row
+                if not any(found.values()) and not holds_rows(table, head):  # the wrong file, a failed run's
+                    warn(f"--table {input_name(table_path)}: {no_paraphrase_note()} (no row), so every phrase has none")
             except ParalignError as exc:
                 for copy, name in names.items():  # errors name '<stdin>', not its copy
                     rename_in_error(exc, copy, name)

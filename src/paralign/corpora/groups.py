@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import FormatError
+from ..table_writer import METADATA_LINE
 from ..textio import open_text, strip_bom
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -144,13 +145,21 @@ def refuse_pair_files(path: str | Path) -> None:
     groups: MSRP (its header, or most sampled rows an MSRP row) or STS (most rows a score and
     two sentences, or the STS Benchmark's seven fields with the score fifth). Read as groups,
     every cell of a row was a sentence: MSRP's label and two ids, STS's score, and pairs that
-    are no paraphrases (MSRP's label 0, STS's low scores) were paraphrase groups."""
+    are no paraphrases (MSRP's label 0, STS's low scores) were paraphrase groups. So is a TSV
+    paraphrase table told by its header or record (``lattice paraphrases``' output given back as
+    its --groups: a table of ``# phrase`` -> ``paraphrase`` and ``"`` -> ``1.0``, exit 0)."""
     from .sts import is_msrp_header, most_rows_msrp, parse_score
 
     with open_text(path) as handle:
         rows = [fields for _, fields in itertools.islice(_field_lines(handle), PAIR_FILE_SAMPLE)]
     if not rows:
         return
+    if rows[0][:2] == ["# phrase", "paraphrase"] or any(row[0].startswith(METADATA_LINE) for row in rows[:3]):
+        raise FormatError(
+            "a paraphrase table (its '# phrase TAB paraphrase ...' header, or the '# paralign:' record of one "
+            "paralign wrote), not a groups file: its header, phrases, paraphrases and scores would be sentences; "
+            "paralign paraphrases --table reads a table, and --groups takes equivalent sentences, one group a line",
+            source=str(path))
     header = is_msrp_header(rows[0])
     if header or most_rows_msrp(rows):
         raise FormatError(

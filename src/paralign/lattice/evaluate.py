@@ -367,8 +367,11 @@ def _distinct_count(sentences: Sequence[Sentence | str | Sequence[str]], options
 
 
 def group_error(group_id: str, exc: BaseException) -> dict:
-    """The record of a group that failed, as the evaluations list it: its id and the error."""
-    return {"group": group_id, "error": f"{type(exc).__name__}: {exc}"}
+    """The record of a group that failed, as the evaluations list it: its id and the error, which names
+    the group once, in ``group``: an error that starts by naming it, as one raised about the group for a
+    caller of the library does (``group line 2: sentence 2 too long to parse``), is given without
+    that start, where ``lattice stats`` said "group line 2: FormatError: group line 2: sentence 2 ..."."""
+    return {"group": group_id, "error": f"{type(exc).__name__}: {str(exc).removeprefix(f'group {group_id}: ')}"}
 
 
 class IncrementalTable:

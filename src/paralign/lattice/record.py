@@ -24,6 +24,7 @@ from collections.abc import Callable
 from typing import cast
 
 from ..errors import FormatError, is_text
+from ..textio import strip_bom
 
 #: (number of states, edges (from, word, to), weights, lowercase) as :class:`.word_lattice.Lattice` takes them
 Fields = tuple[int, tuple[tuple[int, str | None, int], ...], tuple[int, ...], bool | None]
@@ -51,9 +52,11 @@ def lattice_fields(data: object, source: str | None = None, text: str | None = N
 
 def is_lattice_record(text: str) -> bool:
     """Is `text` one JSON object with a lattice's 'states' and 'edges' (the keys :func:`lattice_fields`
-    reads), whatever their values? What tells a lattice given where sentences or groups are read."""
+    reads), whatever their values? What tells a lattice given where sentences or groups are read; a
+    leading BOM is no part of it, as :meth:`.word_lattice.Lattice.from_json` reads it (a lattice's JSON
+    saved with one was read as gold alignments where groups go: "no usable pairs ... (invalid JSON)")."""
     try:
-        data = json.loads(text)
+        data = json.loads(strip_bom(text))
     except ValueError:
         return False
     return isinstance(data, dict) and "states" in data and "edges" in data

@@ -24,6 +24,7 @@ import operator
 import os
 import random
 import sys
+import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -508,8 +509,21 @@ class Lattice:
 def dot_string(text: str) -> str:
     """`text` as a quoted DOT string that Graphviz shows as it is: backslashes doubled (a label's
     \\n, \\N, \\G would be escapes) and quotes escaped; a graph name too, which was written
-    unquoted inside the quotes (``to_dot('say "hi"')`` was DOT no reader takes)."""
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    unquoted inside the quotes (``to_dot('say "hi"')`` was DOT no reader takes); a control
+    character shown as its escape (:func:`escaped_controls`: ``a\\x00``), which was written raw (a NUL,
+    which ends a C string, among them)."""
+    return '"' + escaped_controls(text).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def escaped_controls(text: str) -> str:
+    """`text` with each control character (Unicode's Cc: the C0 controls, DEL, the C1 controls)
+    written as its escape (``\\x00``, ``\\x1b``, ``\\x7f``, ``\\x9b``), as JSON
+    writes it escaped and the terminal views show it: the one rule of the lattice's text formats
+    (:func:`openfst_symbol`, :func:`dot_string`), where a word's control characters were written raw."""
+    if text.isprintable():  # no control character: the common word, as it is
+        return text
+    return "".join(char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) == "Cc" else char
+                   for char in text)
 
 
 def openfst_symbol(word: str) -> str:
@@ -517,8 +531,11 @@ def openfst_symbol(word: str) -> str:
     white space and has no quoting, so a run of white space becomes '_' (a word of white space
     alone is '_'); and a word spelled as the epsilon symbol, <eps>, gets a backslash in front
     (\\<eps>; \\<eps> gets two, and so on): written as <eps> it was no word, so the FST
-    accepted the sentence without it, and the symbol table gave <eps> two numbers."""
-    symbol = "_".join(word.split()) or "_"
+    accepted the sentence without it, and the symbol table gave <eps> two numbers. A control
+    character that is not white space (``\\x01``, ESC, DEL, C1) is written as its escape
+    (``\\x1b``, as the JSON writes it ``\\u001b`` and the terminal views show it): written raw,
+    a symbol held bytes no one can see or type, a NUL among them, which ends a C string."""
+    symbol = escaped_controls("_".join(word.split())) or "_"
     return "\\" + symbol if symbol.lstrip("\\") == EPSILON else symbol
 
 
