@@ -1011,8 +1011,9 @@ def test_sacrebleus_f_is_format_hidden_from_help(files, capsys):
 def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
     """``--resources none,ppdb`` scored with PPDB, silently, though none says no built-in source:
     which was meant is not known. Now a usage error naming both, from the library's
-    build_sources (so ``meta-eval`` and ``scorer(resources=...)`` refuse it too); none alone,
-    and an empty item beside it (``none,``), are as before."""
+    build_sources (so ``meta-eval`` and ``scorer(resources=...)`` refuse it too); none alone is
+    as before, and an empty item beside it (``none,``), once dropped silently, is the usage error of
+    every list option (tests/cli/test_lists.py)."""
     from paralign.errors import ConfigurationError
     from paralign.metrics.paraeval import scorer
 
@@ -1020,7 +1021,9 @@ def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
     code, _, err = run(capsys, *base, "--resources", "none,ppdb")
     assert code == 2 and err == ("paralign paraeval: error: resources: 'none' (no built-in source) given with "
                                  "'ppdb': give 'none' alone, or the sources without it\n")
-    assert run(capsys, *base, "--resources", "none,")[1] == run(capsys, *base, "--resources", "none")[1]
+    assert "res:none|" in run(capsys, *base, "--resources", "none")[1]
+    assert run(capsys, *base, "--resources", "none,")[2].startswith(
+        "paralign paraeval: error: argument --resources: 'none,' has an empty item (item 2 of 2)")
     with pytest.raises(ConfigurationError, match="'none' .* given with 'wordnet'"):
         scorer("paper", resources=["wordnet", "none"])
 

@@ -15,6 +15,7 @@ from contextlib import ExitStack
 from ..errors import ConfigurationError
 from ..paraphrases import empty_table_note, source_spec_parts, table_spec
 from ._common import input_name, is_stdin, positive_int, read_once, warn
+from ._lists import comma_list
 from ._metavars import LIST, TABLE, N
 
 
@@ -35,6 +36,13 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
     parser.add_argument("--min-paraphrase-length", type=positive_int, default=None, metavar=N,
                         help=f"{config_option} paper only: match paraphrases of >= N words "
                              "(default: 1; the paper's variant: 3)")
+
+
+def resource_names(text: str | None) -> list[str] | None:
+    """The --resources list (None: not given, the config's), read by :func:`comma_list`: an
+    empty item, or none at all, is a usage error naming the option (``none`` says no source).
+    Each name is the library's to check (:func:`paralign.metrics.paraeval.build_sources`)."""
+    return None if text is None else comma_list("--resources", text, "ppdb,wordnet, or none for no built-in source")
 
 
 #: The paper config's own settings on the command line, as typed, with their argparse dest

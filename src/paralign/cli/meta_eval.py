@@ -42,12 +42,14 @@ from ._common import (
     write_result,
 )
 from ._encoder_options import add_encoder_options, check_encoder_options
+from ._lists import comma_list
 from ._metavars import DIR, LIST, NAME, NAMED_FILE, N
 from ._sacrebleu import add_spellings, use_spellings
 from ._table_options import (
     add_paraeval_source_options,
     check_paper_options,
     check_table_names,
+    resource_names,
     table_path,
     table_specs,
     warn_empty_tables,
@@ -172,7 +174,7 @@ def reference_sets(text: str) -> list[str]:
     :func:`paralign.metrics.meta_signature.refs_part`)."""
     from ..metrics.meta_signature import refs_part
 
-    names = [name.strip() for name in text.split(",")]
+    names = comma_list("--refs", text, "A,B")
     twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
     if twice is not None:
         raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
@@ -202,16 +204,15 @@ def check_paraeval_options(args: argparse.Namespace, names: list[str]) -> None:
 
 
 def metric_names(text: str) -> list[str]:
-    """The --metrics list, each name checked (ConfigurationError, a usage error: none, or an
-    unknown one, before the data loads)."""
+    """The --metrics list (:func:`comma_list`: none, or an empty item, a usage error), each name
+    checked (ConfigurationError, a usage error: an unknown one, before the data loads)."""
     from ..metrics.correlation import known_metrics
 
     known = known_metrics()
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = comma_list("--metrics", text, f"bleu,chrf; choose from {', '.join(known)}")
     unknown = [name for name in names if name not in known]
-    if not names or unknown:
-        what = f"unknown metric {unknown[0]!r}" if unknown else "no metric given"
-        raise ConfigurationError(f"argument --metrics: {what}; choose from {', '.join(known)}")
+    if unknown:
+        raise ConfigurationError(f"argument --metrics: unknown metric {unknown[0]!r}; choose from {', '.join(known)}")
     return names
 
 
@@ -272,6 +273,7 @@ def run(args: argparse.Namespace) -> int:
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     check_table_names("--table", args.table)
+    resources = resource_names(args.resources)
     refs = reference_sets(args.refs)
     # the options' own checks (a --device GPU torch does not see too), before any file is read
     check_paraeval_options(args, names)
@@ -309,7 +311,7 @@ def run(args: argparse.Namespace) -> int:
             scorer = paraeval_scorer(
                 args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
                 progress=table_progress(), encoder=args.encoder, device=args.device,
-                resources=None if args.resources is None else args.resources.split(","), **options)
+                resources=resources, **options)
         warn_empty_tables(args.table, scorer.sources or ())
     result = meta_evaluate_levels(data, refs,
                                   [*resolve_metrics(names, scorer), *own], level=args.level,

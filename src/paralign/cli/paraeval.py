@@ -48,6 +48,7 @@ from ._table_options import (
     add_paraeval_source_options,
     check_paper_options,
     check_table_names,
+    resource_names,
     table_path,
     table_specs,
     warn_empty_tables,
@@ -227,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
     check_distinct_references(args.reference)
     paths = distinct_inputs(given)
     check_table_names("--table", args.table)
+    resources = resource_names(args.resources)
     if args.sentence_level and args.format != "json" and (args.confidence or args.paired_bs):
         # text and tsv have one line a segment and none for the corpus these figures are about
         raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
@@ -241,7 +243,7 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:  # a table from stdin is read whole by the scorer
         scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
                              max_length=args.max_length, progress=table_progress(),
-                             resources=None if args.resources is None else args.resources.split(","),
+                             resources=resources,
                              encoder=args.encoder, device=args.device, **_paper_options(args))
         warn_empty_tables(args.table, scorer.sources or ())
     bootstrap = args.confidence or args.paired_bs
