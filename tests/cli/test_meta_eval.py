@@ -1450,3 +1450,24 @@ def test_a_gpu_torch_does_not_see_is_told_before_any_file_is_read(tmp_path, caps
     err = capsys.readouterr().err
     assert err.startswith("paralign meta-eval: error: device cuda asked for, but torch sees no CUDA device")
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("refs", "said"), [
+    ("A+B", "argument --refs: 'A+B' holds '+', which separates the items of the part (the signature names it: "
+            "refs:LABEL+LABEL): name it another way; several reference sets are separated by commas: --refs A,B"),
+    ("A B", "argument --refs: de-en has no reference set 'A B': it has A, B (--refs A,B?)"),
+    ("ref-A", "argument --refs: de-en has no reference set 'ref-A': it has A, B (--refs A?)"),
+    ("refB,a", "argument --refs: de-en has no reference set 'refB': it has A, B (--refs B,A?)"),
+    ("C", "argument --refs: de-en has no reference set 'C': it has A, B\n"),
+])
+def test_refs_typed_another_way_is_told_the_list_it_takes(tmp_path, capsys, refs, said):
+    """``--refs A+B`` (the signature's refs:A+B, typed back) was told to name the set another way;
+    ``A B``, ``ref-A`` (the metrics task's name) or ``a`` only that the pair has no such set. Each
+    is now told the --refs it most likely meant, among the pair's sets; a set it cannot read as one
+    (``C``) is told what the pair has, as before."""
+    root = _wmt(tmp_path)
+    ref_a = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    (ref_a.parent / "newstest2021.de-en.ref.B.en").write_text("a\nb\nc\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--refs", refs]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"paralign meta-eval: error: {said}") and err.count("\n") == 1

@@ -163,22 +163,48 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
     sets = list(reference_files(wmt, pair))
     lacking = [name for name in refs if name not in sets]
     if lacking:
+        meant = [name if name in sets else _meant_sets(name, sets) for name in refs]
+        hint = f" (--refs {','.join(name for name in meant if name)}?)" if all(meant) else ""
         raise ConfigurationError(f"argument --refs: {pair} has no reference set {lacking[0]!r}: "
-                                 f"it has {', '.join(sets)}")
+                                 f"it has {', '.join(sets)}{hint}")
+
+
+def _meant_sets(name: str, sets: list[str]) -> str | None:
+    """The --refs a user who typed the set `name` the pair lacks most likely meant, or None: the
+    sets it joins with another separator than the comma (``A+B``, ``A B``, ``A;B``), or the one it names in
+    another case or by the metrics task's name of it (``a``, ``ref-A``, ``refB``, the file's
+    ``ref.A``), each among the pair's `sets`."""
+    import re
+
+    def one(label: str) -> str | None:
+        bare = re.sub(r"^ref[-._ ]?", "", label.strip(), flags=re.IGNORECASE)
+        return next((known for known in sets if known.lower() == bare.lower()), None)
+
+    parts = [one(part) for part in re.split(r"[+;/&\s]+", name.strip()) if part]
+    return ",".join(part for part in parts if part) if parts and all(parts) else None
 
 
 def reference_sets(text: str) -> list[str]:
     """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
     error, before the data loads): ``A,A`` scored every metric against two copies of one
     reference, as if they were two; and no label the signature cannot write (``|``, ``+``:
-    :func:`paralign.metrics.meta_signature.refs_part`)."""
+    :func:`paralign.metrics.meta_signature.refs_part`); ``A+B`` told to give ``A,B`` besides: the
+    signature writes the sets so (``refs:A+B``), and a user typing that was told to name a set
+    another way, no word of the comma."""
     from ..metrics.meta_signature import refs_part
+    from ..signature import part_fault
 
     names = comma_list("--refs", text, "A,B")
     twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
     if twice is not None:
         raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
-    refs_part(names, "argument --refs")  # a label the signature cannot write ('|', '+')
+    try:
+        refs_part(names, "argument --refs")  # a label the signature cannot write ('|', '+')
+    except ConfigurationError as exc:
+        if any(part_fault(name) for name in names):  # a '|' or a line break: no list meant
+            raise
+        listed = ",".join(part.strip() for name in names for part in name.split("+") if part.strip())
+        raise ConfigurationError(f"{exc}; several reference sets are separated by commas: --refs {listed}") from None
     return names
 
 
