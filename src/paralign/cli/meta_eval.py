@@ -49,10 +49,9 @@ from ._table_options import (
     add_paraeval_source_options,
     check_paper_options,
     check_table_names,
+    paraeval_sources,
     resource_names,
     table_path,
-    table_specs,
-    warn_empty_tables,
 )
 from ._warnings import warn_item
 
@@ -333,12 +332,10 @@ def run(args: argparse.Namespace) -> int:
 
         options = ({} if args.min_paraphrase_length is None
                    else {"min_paraphrase_length": args.min_paraphrase_length})
-        with ExitStack() as stack:  # a table from stdin is read whole by the scorer
-            scorer = paraeval_scorer(
-                args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
-                progress=table_progress(), encoder=args.encoder, device=args.device,
-                resources=resources, **options)
-        warn_empty_tables(args.table, scorer.sources or ())
+        with ExitStack() as stack:  # a table from stdin is read whole as it loads
+            sources = paraeval_sources(stack, args.paraeval_config, resources, args.table, table_progress())
+        scorer = paraeval_scorer(args.paraeval_config, sources=sources, max_length=args.max_length,
+                                 encoder=args.encoder, device=args.device, **options)
     result = meta_evaluate_levels(data, refs,
                                   [*resolve_metrics(names, scorer), *own], level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)

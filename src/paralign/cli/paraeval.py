@@ -48,10 +48,9 @@ from ._table_options import (
     add_paraeval_source_options,
     check_paper_options,
     check_table_names,
+    paraeval_sources,
     resource_names,
     table_path,
-    table_specs,
-    warn_empty_tables,
 )
 from ._warnings import warn_item
 
@@ -240,12 +239,10 @@ def run(args: argparse.Namespace) -> int:
     _check_references(args.reference, refs)
     _warn_blank_references(args.reference, refs, has_score=get_config(args.config).scorer != "paper")
     systems, bad = _read_systems(args, paths, refs)
-    with ExitStack() as stack:  # a table from stdin is read whole by the scorer
-        scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
-                             max_length=args.max_length, progress=table_progress(),
-                             resources=resources,
-                             encoder=args.encoder, device=args.device, **_paper_options(args))
-        warn_empty_tables(args.table, scorer.sources or ())
+    with ExitStack() as stack:  # a table from stdin is read whole as it loads
+        sources = paraeval_sources(stack, args.config, resources, args.table, table_progress())
+    scorer = make_scorer(args.config, sources=sources, max_length=args.max_length,
+                         encoder=args.encoder, device=args.device, **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs
     update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
     try:
