@@ -1019,7 +1019,7 @@ def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
 
     base = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt")]
     code, _, err = run(capsys, *base, "--resources", "none,ppdb")
-    assert code == 2 and err == ("paralign paraeval: error: resources: 'none' (no built-in source) given with "
+    assert code == 2 and err == ("paralign paraeval: error: argument --resources: 'none' (no built-in source) given with "
                                  "'ppdb': give 'none' alone, or the sources without it\n")
     assert "res:none|" in run(capsys, *base, "--resources", "none")[1]
     assert run(capsys, *base, "--resources", "none,")[2].startswith(

@@ -70,3 +70,20 @@ def test_the_commands_warn_of_the_empty_table_in_any_place_and_score_with_the_ot
         outs.append(out)
     if command == "paraeval":  # the same scores as without it, and one signature in either order
         assert outs[0] == outs[1] and json.loads(outs[0])["f"] == json.loads(outs[2])["f"]
+
+
+@pytest.mark.parametrize("command", ["paraeval", "meta-eval"])
+@pytest.mark.parametrize(("resources", "said"), [
+    ("foo", "unknown resource 'foo' (use ppdb, wordnet or none)"),
+    ("ppdb, PPDB", "unknown resource 'PPDB' (use ppdb, wordnet or none)"),
+    ("none,wordnet", "'none' (no built-in source) given with 'wordnet': give 'none' alone, or the sources without it"),
+])
+def test_a_resource_name_is_checked_before_anything_is_read_naming_the_option(tmp_path, capsys, command,
+                                                                              resources, said):
+    """``meta-eval --resources foo`` read WMT's files before the scorer said
+    ``unknown resource 'foo'``, naming no option; ``paraeval`` read every file first (a missing
+    reference was the error then). Now it is the first usage error, naming --resources."""
+    argv = (["paraeval", "-r", str(tmp_path / "missing.txt")] if command == "paraeval"
+            else ["meta-eval", "--pair", "de-en", "--metrics", "paraeval"])
+    assert main([*argv, "--resources", resources]) == 2
+    assert capsys.readouterr().err == f"paralign {command}: error: argument --resources: {said}\n"

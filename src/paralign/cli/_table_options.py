@@ -45,9 +45,15 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
 
 def resource_names(text: str | None) -> list[str] | None:
     """The --resources list (None: not given, the config's), read by :func:`comma_list`: an
-    empty item, or none at all, is a usage error naming the option (``none`` says no source).
-    Each name is the library's to check (:func:`paralign.metrics.paraeval.build_sources`)."""
-    return None if text is None else comma_list("--resources", text, "ppdb,wordnet, or none for no built-in source")
+    empty item, or none at all, is a usage error naming the option (``none`` says no source);
+    and so is a name the library refuses (:func:`paralign.metrics.paraeval.paper.check_resource_names`:
+    an unknown one, ``none`` beside another), before any data loads."""
+    from ..metrics.paraeval.paper import check_resource_names
+
+    if text is None:
+        return None
+    names = comma_list("--resources", text, "ppdb,wordnet, or none for no built-in source")
+    return check_resource_names(names, "argument --resources")
 
 
 #: The paper config's own settings on the command line, as typed, with their argparse dest
