@@ -451,13 +451,17 @@ def test_text_rounds_the_figures_json_and_the_report_give():
     assert "0.123 [0.100, 0.200]" in text and "0.124" not in text
 
 
-def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys):
+@pytest.mark.parametrize(("pair", "hint"), [("en-de", " (--pair de-en?)"), ("DE-EN", " (--pair de-en?)"),
+                                            ("de_en", " (--pair de-en?)"), ("fr-en", "")])
+def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys, pair, hint):
     """--pair en-de (or a typo) said 'no references for en-de under DIR' (exit 1), as if data
-    were missing, and not which pairs there are. It is a usage error listing the folder's pairs."""
+    were missing, and not which pairs there are. It is a usage error listing the folder's pairs,
+    and the one meant where it is one of them written otherwise (the other way round, in capitals,
+    joined by _): before, only the list."""
     root = _wmt(tmp_path)
-    assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu"]) == 2
-    assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair 'en-de' "
-                                       f"in {root}: it has de-en\n")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", pair, "--metrics", "bleu"]) == 2
+    assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair {pair!r} "
+                                       f"in {root}: it has de-en{hint}\n")
 
 
 @pytest.mark.parametrize("level", ["system", "segment", "both"])

@@ -157,15 +157,28 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
     pair_part(pair, "argument --pair")
     have = language_pairs(wmt)
     if pair not in have:
+        meant = _meant_pair(pair, have)
         raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "
-                                 f"it has {', '.join(have) or 'none'}")
+                                 f"it has {', '.join(have) or 'none'}{'' if meant is None else f' (--pair {meant}?)'}")
     sets = list(reference_files(wmt, pair))
     lacking = [name for name in refs if name not in sets]
     if lacking:
-        meant = [name if name in sets else _meant_sets(name, sets) for name in refs]
-        hint = f" (--refs {','.join(name for name in meant if name)}?)" if all(meant) else ""
+        listed = [name if name in sets else _meant_sets(name, sets) for name in refs]
+        hint = f" (--refs {','.join(name for name in listed if name)}?)" if all(listed) else ""
         raise ConfigurationError(f"argument --refs: {pair} has no reference set {lacking[0]!r}: "
                                  f"it has {', '.join(sets)}{hint}")
+
+
+def _meant_pair(pair: str, have: list[str]) -> str | None:
+    """The pair of `have` a user who typed `pair` most likely meant, or None: the same languages the
+    other way round (``en-de``: the folder's pairs are into English), in another case (``DE-EN``) or
+    joined otherwise (``de_en``, ``de2en``)."""
+    import re
+
+    langs = [part for part in re.split(r"[-_2\s]+", pair.strip().lower()) if part]
+    if len(langs) != 2:
+        return None
+    return next((known for known in (f"{langs[0]}-{langs[1]}", f"{langs[1]}-{langs[0]}") if known in have), None)
 
 
 def _meant_sets(name: str, sets: list[str]) -> str | None:
