@@ -1431,6 +1431,19 @@ def test_sacrebleus_f_is_format(tmp_path, capsys):
     assert short == capsys.readouterr().out and json.loads(short)["pair"] == "de-en"
 
 
+def test_sacrebleus_m_is_metrics_hidden_from_help(tmp_path, capsys):
+    """sacrebleu's ``-m bleu chrf`` is meta-eval's --metrics list (sacrebleu's names are among
+    its metrics'): it was "unrecognized arguments"; the same figures as --metrics, and not in --help."""
+    base = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--resamples", "5", "--format", "json"]
+    assert main([*base, "-m", "bleu,chrf"]) == 0
+    short = capsys.readouterr().out
+    assert main([*base, "--metrics", "bleu,chrf"]) == 0
+    assert short == capsys.readouterr().out and list(json.loads(short)["metrics"]) == ["bleu", "chrf"]
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--help"])
+    assert "-m " not in capsys.readouterr().out
+
+
 def test_a_gpu_torch_does_not_see_is_told_before_any_file_is_read(tmp_path, capsys, monkeypatch):
     """``--device cuda`` on a machine whose torch sees no GPU was told after the --scores files
     and the references were read (every row of a WMT submission checked first); now before any
