@@ -34,8 +34,8 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")
     parser.add_argument("--resources", default=None, metavar=LIST,
-                        help="built-in sources: ppdb, wordnet or none (alone) (default: the config's, "
-                             "ppdb,wordnet)")
+                        help="built-in sources, comma-separated: ppdb, wordnet or none (alone); their order "
+                             "changes no number, nor the signature (default: the config's, ppdb,wordnet)")
     parser.add_argument("--max-length", type=positive_int, default=None, metavar=N,
                         help="longest paraphrase in words (default: the config's, 4)")
     parser.add_argument("--min-paraphrase-length", type=positive_int, default=None, metavar=N,
