@@ -451,13 +451,17 @@ def test_text_rounds_the_figures_json_and_the_report_give():
     assert "0.123 [0.100, 0.200]" in text and "0.124" not in text
 
 
-def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys):
+@pytest.mark.parametrize(("pair", "hint"), [("en-de", " (--pair de-en?)"), ("DE-EN", " (--pair de-en?)"),
+                                            ("de_en", " (--pair de-en?)"), ("fr-en", "")])
+def test_a_pair_the_folder_does_not_have_is_a_usage_error_listing_those_it_has(tmp_path, capsys, pair, hint):
     """--pair en-de (or a typo) said 'no references for en-de under DIR' (exit 1), as if data
-    were missing, and not which pairs there are. It is a usage error listing the folder's pairs."""
+    were missing, and not which pairs there are. It is a usage error listing the folder's pairs,
+    and the one meant where it is one of them written otherwise (the other way round, in capitals,
+    joined by _): before, only the list."""
     root = _wmt(tmp_path)
-    assert main(["meta-eval", "--wmt", str(root), "--pair", "en-de", "--metrics", "bleu"]) == 2
-    assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair 'en-de' "
-                                       f"in {root}: it has de-en\n")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", pair, "--metrics", "bleu"]) == 2
+    assert capsys.readouterr().err == (f"paralign meta-eval: error: argument --pair: no pair {pair!r} "
+                                       f"in {root}: it has de-en{hint}\n")
 
 
 @pytest.mark.parametrize("level", ["system", "segment", "both"])
@@ -1427,6 +1431,19 @@ def test_sacrebleus_f_is_format(tmp_path, capsys):
     assert short == capsys.readouterr().out and json.loads(short)["pair"] == "de-en"
 
 
+def test_sacrebleus_m_is_metrics_hidden_from_help(tmp_path, capsys):
+    """sacrebleu's ``-m bleu chrf`` is meta-eval's --metrics list (sacrebleu's names are among
+    its metrics'): it was "unrecognized arguments"; the same figures as --metrics, and not in --help."""
+    base = ["meta-eval", "--wmt", str(_wmt(tmp_path)), "--pair", "de-en", "--resamples", "5", "--format", "json"]
+    assert main([*base, "-m", "bleu,chrf"]) == 0
+    short = capsys.readouterr().out
+    assert main([*base, "--metrics", "bleu,chrf"]) == 0
+    assert short == capsys.readouterr().out and list(json.loads(short)["metrics"]) == ["bleu", "chrf"]
+    with pytest.raises(SystemExit):
+        main(["meta-eval", "--help"])
+    assert "-m " not in capsys.readouterr().out
+
+
 def test_a_gpu_torch_does_not_see_is_told_before_any_file_is_read(tmp_path, capsys, monkeypatch):
     """``--device cuda`` on a machine whose torch sees no GPU was told after the --scores files
     and the references were read (every row of a WMT submission checked first); now before any
@@ -1450,3 +1467,24 @@ def test_a_gpu_torch_does_not_see_is_told_before_any_file_is_read(tmp_path, caps
     err = capsys.readouterr().err
     assert err.startswith("paralign meta-eval: error: device cuda asked for, but torch sees no CUDA device")
     assert err.count("\n") == 1
+
+
+@pytest.mark.parametrize(("refs", "said"), [
+    ("A+B", "argument --refs: 'A+B' holds '+', which separates the items of the part (the signature names it: "
+            "refs:LABEL+LABEL): name it another way; several reference sets are separated by commas: --refs A,B"),
+    ("A B", "argument --refs: de-en has no reference set 'A B': it has A, B (--refs A,B?)"),
+    ("ref-A", "argument --refs: de-en has no reference set 'ref-A': it has A, B (--refs A?)"),
+    ("refB,a", "argument --refs: de-en has no reference set 'refB': it has A, B (--refs B,A?)"),
+    ("C", "argument --refs: de-en has no reference set 'C': it has A, B\n"),
+])
+def test_refs_typed_another_way_is_told_the_list_it_takes(tmp_path, capsys, refs, said):
+    """``--refs A+B`` (the signature's refs:A+B, typed back) was told to name the set another way;
+    ``A B``, ``ref-A`` (the metrics task's name) or ``a`` only that the pair has no such set. Each
+    is now told the --refs it most likely meant, among the pair's sets; a set it cannot read as one
+    (``C``) is told what the pair has, as before."""
+    root = _wmt(tmp_path)
+    ref_a = root / "txt" / "references" / "newstest2021.de-en.ref.A.en"
+    (ref_a.parent / "newstest2021.de-en.ref.B.en").write_text("a\nb\nc\n", encoding="utf-8")
+    assert main(["meta-eval", "--wmt", str(root), "--pair", "de-en", "--metrics", "bleu", "--refs", refs]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"paralign meta-eval: error: {said}") and err.count("\n") == 1

@@ -814,7 +814,8 @@ def test_report_of_many_systems_shows_the_columns_they_have(files, capsys, repor
 
 
 SACREBLEU_SPELLINGS = ("-ci", "-pbs", "-sl", "-tok", "--confidence-n", "-cin", "--paired-bs-n", "-pbsn",
-                       "--paired-ar", "-par", "--paired-ar-n", "-parn", "--paired-jobs", "-j")
+                       "--paired-ar", "-par", "--paired-ar-n", "-parn", "--paired-jobs", "-j", "--metrics", "-m",
+                       "--width", "-w", "--score-only", "-b")
 
 
 def test_sacrebleus_spellings_of_the_same_options_give_the_same_results_hidden_from_help(tmp_path, capsys):
@@ -858,6 +859,12 @@ def test_sacrebleus_spellings_of_the_same_options_give_the_same_results_hidden_f
     (["-ci", "--resamples", "60", "-cin", "50"], "--resamples 60 and --confidence-n 50: each sets paralign's one "
                                                  "number of resamples"),
     (["--paired-bs", "-pbsn", "60", "--resamples", "50"], "--resamples 50 and --paired-bs-n 60: each sets"),
+    # sacrebleu's -m, -w and -b were "unrecognized arguments", naming nothing of paralign's
+    (["-m", "bleu"], "argument --metrics/-m: sacrebleu's option is not paralign's: paraeval scores ParaEval alone "
+                     "(sacrebleu scores BLEU, chrF and TER; meta-eval --metrics paraeval,bleu,chrf,ter"),
+    (["-w", "2"], "argument --width/-w: sacrebleu's option is not paralign's: the text shows each figure to 4 "
+                  "decimals; --format json or tsv gives them whole"),
+    (["-b"], "argument --score-only/-b: sacrebleu's option is not paralign's: --format tsv gives the figures alone"),
 ])
 def test_a_sacrebleu_spelling_of_another_meaning_is_a_usage_error_naming_paraligns_option(tmp_path, capsys, given,
                                                                                          message):
@@ -1011,16 +1018,19 @@ def test_sacrebleus_f_is_format_hidden_from_help(files, capsys):
 def test_none_beside_a_source_in_resources_is_a_usage_error(files, capsys):
     """``--resources none,ppdb`` scored with PPDB, silently, though none says no built-in source:
     which was meant is not known. Now a usage error naming both, from the library's
-    build_sources (so ``meta-eval`` and ``scorer(resources=...)`` refuse it too); none alone,
-    and an empty item beside it (``none,``), are as before."""
+    build_sources (so ``meta-eval`` and ``scorer(resources=...)`` refuse it too); none alone is
+    as before, and an empty item beside it (``none,``), once dropped silently, is the usage error of
+    every list option (tests/cli/test_lists.py)."""
     from paralign.errors import ConfigurationError
     from paralign.metrics.paraeval import scorer
 
     base = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt")]
     code, _, err = run(capsys, *base, "--resources", "none,ppdb")
-    assert code == 2 and err == ("paralign paraeval: error: resources: 'none' (no built-in source) given with "
+    assert code == 2 and err == ("paralign paraeval: error: argument --resources: 'none' (no built-in source) given with "
                                  "'ppdb': give 'none' alone, or the sources without it\n")
-    assert run(capsys, *base, "--resources", "none,")[1] == run(capsys, *base, "--resources", "none")[1]
+    assert "res:none|" in run(capsys, *base, "--resources", "none")[1]
+    assert run(capsys, *base, "--resources", "none,")[2].startswith(
+        "paralign paraeval: error: argument --resources: 'none,' has an empty item (item 2 of 2)")
     with pytest.raises(ConfigurationError, match="'none' .* given with 'wordnet'"):
         scorer("paper", resources=["wordnet", "none"])
 

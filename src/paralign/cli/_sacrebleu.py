@@ -18,9 +18,12 @@ give figures the user did not ask for):
   "unrecognized arguments");
 * meta-eval: ``--confidence``/``-ci`` and ``--paired-bs``/``-pbs`` ask for what it always gives
   (bootstrap intervals, paired bootstrap tests): accepted, changing nothing;
+* meta-eval: ``-m`` (``--metrics``: sacrebleu's ``bleu``, ``chrf`` and ``ter`` are among its names);
 * refused: ``--paired-ar``/``-par`` and ``--paired-ar-n``/``-parn`` (no approximate
   randomization test: the paired test is the bootstrap), ``--paired-jobs``/``-j`` (paraeval's
-  ``--workers`` score systems, they do not run the test), and meta-eval's ``--sentence-level``/
+  ``--workers`` score systems, they do not run the test), paraeval's ``--metrics``/``-m`` (it
+  scores ParaEval alone), ``--width``/``-w`` (4 decimals; JSON and TSV give the figures whole)
+  and ``--score-only``/``-b`` (``--format tsv``), and meta-eval's ``--sentence-level``/
   ``-sl`` (sacrebleu's prints a score per segment; meta-eval correlates segment scores with
   ``--level segment``).
 
@@ -49,7 +52,7 @@ COUNTS: dict[str, tuple[tuple[str, ...], str]] = {
 #: sacrebleu's ``--format``, whose text and json are paralign's; its latex is no choice here).
 ALIASES = {"paraeval": {"-ci": "--confidence", "-pbs": "--paired-bs", "-sl": "--sentence-level", "-tok": "--tokenize",
                         "-f": "--format"},
-           "meta-eval": {"-f": "--format"}}
+           "meta-eval": {"-f": "--format", "-m": "--metrics"}}
 
 #: sacrebleu's options refused, by command: dest -> (spellings, takes a value, why: what to use).
 _NO_AR = "paralign has no approximate randomization test: its paired test is the bootstrap"
@@ -60,6 +63,13 @@ REFUSED: dict[str, dict[str, tuple[tuple[str, ...], bool, str]]] = {
         "sacrebleu_paired_jobs": (("--paired-jobs", "-j"), True,
                                   "the paired test runs in this process; --workers N scores the systems on N "
                                   "Dask workers"),
+        "sacrebleu_metrics": (("--metrics", "-m"), True,
+                              "paraeval scores ParaEval alone (sacrebleu scores BLEU, chrF and TER; meta-eval "
+                              "--metrics paraeval,bleu,chrf,ter correlates them with human judgments)"),
+        "sacrebleu_width": (("--width", "-w"), True,
+                            "the text shows each figure to 4 decimals; --format json or tsv gives them whole"),
+        "sacrebleu_score_only": (("--score-only", "-b"), False,
+                                 "--format tsv gives the figures alone, a row a system (and json)"),
     },
     "meta-eval": {
         "sacrebleu_paired_ar": (("--paired-ar", "-par"), False, f"{_NO_AR}, always run (--resamples N)"),

@@ -9,13 +9,19 @@ Not for: loading tables (:mod:`paralign.tables`, :mod:`paralign.paraphrases`).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import ExitStack
+from typing import TYPE_CHECKING
 
 from ..errors import ConfigurationError
 from ..paraphrases import empty_table_note, source_spec_parts, table_spec
 from ._common import input_name, is_stdin, positive_int, read_once, warn
+from ._lists import comma_list
 from ._metavars import LIST, TABLE, N
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..paraphrases import ParaphraseSource
+    from ..workers import Progress
 
 
 def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: str) -> None:
@@ -28,13 +34,26 @@ def add_paraeval_source_options(parser: argparse.ArgumentParser, config_option: 
                         "phrases re-split into ParaEval's tokens (13a: man 's is man's), named in the signature "
                         "(~regex); any other is matched as written (without case)")
     parser.add_argument("--resources", default=None, metavar=LIST,
-                        help="built-in sources: ppdb, wordnet or none (alone) (default: the config's, "
-                             "ppdb,wordnet)")
+                        help="built-in sources, comma-separated: ppdb, wordnet or none (alone); their order "
+                             "changes no number, nor the signature (default: the config's, ppdb,wordnet)")
     parser.add_argument("--max-length", type=positive_int, default=None, metavar=N,
                         help="longest paraphrase in words (default: the config's, 4)")
     parser.add_argument("--min-paraphrase-length", type=positive_int, default=None, metavar=N,
                         help=f"{config_option} paper only: match paraphrases of >= N words "
                              "(default: 1; the paper's variant: 3)")
+
+
+def resource_names(text: str | None) -> list[str] | None:
+    """The --resources list (None: not given, the config's), read by :func:`comma_list`: an
+    empty item, or none at all, is a usage error naming the option (``none`` says no source);
+    and so is a name the library refuses (:func:`paralign.metrics.paraeval.paper.check_resource_names`:
+    an unknown one, ``none`` beside another), before any data loads."""
+    from ..metrics.paraeval.paper import check_resource_names
+
+    if text is None:
+        return None
+    names = comma_list("--resources", text, "ppdb,wordnet, or none for no built-in source")
+    return check_resource_names(names, "argument --resources")
 
 
 #: The paper config's own settings on the command line, as typed, with their argparse dest
@@ -108,18 +127,48 @@ def table_path(spec: str) -> tuple[str, str, str]:
     return (path, sep, threshold) if sep and is_stdin(path) else (spec, "", "")
 
 
-def warn_empty_tables(specs: Sequence[str], sources: Sequence[object]) -> None:
-    """A warning naming each --table (`specs`, as typed) that holds no paraphrase: a file of no
-    row (empty, or a header alone), or none scoring at least its threshold. It is scored as if
+def paraeval_sources(stack: ExitStack, config: str, resources: list[str] | None, tables: Sequence[str],
+                     progress: Progress | None) -> list[ParaphraseSource]:
+    """ParaEval's sources for `paraeval` and `meta-eval`: the built-ins `resources` names (None: the
+    config's), then each --table (`tables`, as typed; stdin read once: :func:`table_specs`), each table
+    of no paraphrase named in a warning (:func:`warn_empty_tables`), by the spec it was loaded from.
+    What :func:`paralign.metrics.paraeval.scoring.scorer` builds from the same names, for its
+    ``sources``; read the tables before `stack` closes."""
+    from ..metrics.paraeval.configs import get_config
+    from ..metrics.paraeval.paper import build_sources
+
+    built = build_sources(get_config(config).resources if resources is None else resources, (), progress)
+    loaded = load_tables(stack, tables, progress)
+    warn_empty_tables(tables, loaded)
+    return [*built, *(loaded[spec] for spec in tables)]
+
+
+def load_tables(stack: ExitStack, tables: Sequence[str], progress: Progress | None) -> dict[str, ParaphraseSource]:
+    """Each --table spec as typed (stdin's ``-`` too) -> the source it names, loaded once
+    (:func:`paralign.paraphrases.load_source`: a table, or a built-in given as one)."""
+    from ..paraphrases import load_source
+
+    loaded: dict[str, ParaphraseSource] = {}
+    for typed, spec in zip(tables, table_specs(stack, tables), strict=True):
+        if typed not in loaded:
+            loaded[typed] = load_source(spec, progress=progress)
+    return loaded
+
+
+def warn_empty_tables(specs: Sequence[str], tables: Mapping[str, object]) -> None:
+    """A warning naming each --table (`specs`, as typed; each once) that holds no paraphrase: a file of
+    no row (empty, or a header alone), or none scoring at least its threshold. It is scored as if
     not given, which a user who gave a table does not expect; the numbers are still right (the
     signature names it, with the hash of no rows), so a warning, as ``parametric table`` gives
-    for such a table, not an error. `sources`: a scorer's, the tables last, in the specs' order
-    (:func:`paralign.metrics.paraeval.build_sources`: the resources, then the tables).
+    for such a table, not an error. `tables`: each spec as typed -> the source it was loaded as
+    (:func:`load_tables`): matched by the spec, not by a place among a scorer's sources, which the
+    resources come before and a source's copies may be ordered otherwise.
 
     Why: ``paraeval --table EMPTY`` and ``meta-eval --table EMPTY`` scored as without a table,
-    silently (a failed pivot run's output, the wrong file)."""
-    for spec, source in zip(specs, list(sources)[len(sources) - len(specs):], strict=True):
-        empty = empty_table_note(source)
+    silently (a failed pivot run's output, the wrong file); and the tables were matched with the
+    specs by their places at the end of the scorer's sources."""
+    for spec in dict.fromkeys(specs):
+        empty = empty_table_note(tables.get(spec))
         if empty is not None:
             path, sep, threshold = table_path(spec)
             warn(f"--table {input_name(path)}{sep}{threshold}: {empty}: scored as without it")

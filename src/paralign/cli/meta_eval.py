@@ -42,15 +42,16 @@ from ._common import (
     write_result,
 )
 from ._encoder_options import add_encoder_options, check_encoder_options
+from ._lists import comma_list
 from ._metavars import DIR, LIST, NAME, NAMED_FILE, N
 from ._sacrebleu import add_spellings, use_spellings
 from ._table_options import (
     add_paraeval_source_options,
     check_paper_options,
     check_table_names,
+    paraeval_sources,
+    resource_names,
     table_path,
-    table_specs,
-    warn_empty_tables,
 )
 from ._warnings import warn_item
 
@@ -156,27 +157,66 @@ def check_pair(wmt: str | None, pair: str, refs: list[str]) -> None:
     pair_part(pair, "argument --pair")
     have = language_pairs(wmt)
     if pair not in have:
+        meant = _meant_pair(pair, have)
         raise ConfigurationError(f"argument --pair: no pair {pair!r} in {wmt_dir(wmt)}: "
-                                 f"it has {', '.join(have) or 'none'}")
+                                 f"it has {', '.join(have) or 'none'}{'' if meant is None else f' (--pair {meant}?)'}")
     sets = list(reference_files(wmt, pair))
     lacking = [name for name in refs if name not in sets]
     if lacking:
+        listed = [name if name in sets else _meant_sets(name, sets) for name in refs]
+        hint = f" (--refs {','.join(name for name in listed if name)}?)" if all(listed) else ""
         raise ConfigurationError(f"argument --refs: {pair} has no reference set {lacking[0]!r}: "
-                                 f"it has {', '.join(sets)}")
+                                 f"it has {', '.join(sets)}{hint}")
+
+
+def _meant_pair(pair: str, have: list[str]) -> str | None:
+    """The pair of `have` a user who typed `pair` most likely meant, or None: the same languages the
+    other way round (``en-de``: the folder's pairs are into English), in another case (``DE-EN``) or
+    joined otherwise (``de_en``, ``de2en``)."""
+    import re
+
+    langs = [part for part in re.split(r"[-_2\s]+", pair.strip().lower()) if part]
+    if len(langs) != 2:
+        return None
+    return next((known for known in (f"{langs[0]}-{langs[1]}", f"{langs[1]}-{langs[0]}") if known in have), None)
+
+
+def _meant_sets(name: str, sets: list[str]) -> str | None:
+    """The --refs a user who typed the set `name` the pair lacks most likely meant, or None: the
+    sets it joins with another separator than the comma (``A+B``, ``A B``, ``A;B``), or the one it names in
+    another case or by the metrics task's name of it (``a``, ``ref-A``, ``refB``, the file's
+    ``ref.A``), each among the pair's `sets`."""
+    import re
+
+    def one(label: str) -> str | None:
+        bare = re.sub(r"^ref[-._ ]?", "", label.strip(), flags=re.IGNORECASE)
+        return next((known for known in sets if known.lower() == bare.lower()), None)
+
+    parts = [one(part) for part in re.split(r"[+;/&\s]+", name.strip()) if part]
+    return ",".join(part for part in parts if part) if parts and all(parts) else None
 
 
 def reference_sets(text: str) -> list[str]:
     """The --refs list (``A`` or ``A,B``), each set named once (ConfigurationError, a usage
     error, before the data loads): ``A,A`` scored every metric against two copies of one
     reference, as if they were two; and no label the signature cannot write (``|``, ``+``:
-    :func:`paralign.metrics.meta_signature.refs_part`)."""
+    :func:`paralign.metrics.meta_signature.refs_part`); ``A+B`` told to give ``A,B`` besides: the
+    signature writes the sets so (``refs:A+B``), and a user typing that was told to name a set
+    another way, no word of the comma."""
     from ..metrics.meta_signature import refs_part
+    from ..signature import part_fault
 
-    names = [name.strip() for name in text.split(",")]
+    names = comma_list("--refs", text, "A,B")
     twice = next((name for k, name in enumerate(names) if name in names[:k]), None)
     if twice is not None:
         raise ConfigurationError(f"argument --refs: reference set {twice!r} named twice: give each once")
-    refs_part(names, "argument --refs")  # a label the signature cannot write ('|', '+')
+    try:
+        refs_part(names, "argument --refs")  # a label the signature cannot write ('|', '+')
+    except ConfigurationError as exc:
+        if any(part_fault(name) for name in names):  # a '|' or a line break: no list meant
+            raise
+        listed = ",".join(part.strip() for name in names for part in name.split("+") if part.strip())
+        raise ConfigurationError(f"{exc}; several reference sets are separated by commas: --refs {listed}") from None
     return names
 
 
@@ -202,16 +242,15 @@ def check_paraeval_options(args: argparse.Namespace, names: list[str]) -> None:
 
 
 def metric_names(text: str) -> list[str]:
-    """The --metrics list, each name checked (ConfigurationError, a usage error: none, or an
-    unknown one, before the data loads)."""
+    """The --metrics list (:func:`comma_list`: none, or an empty item, a usage error), each name
+    checked (ConfigurationError, a usage error: an unknown one, before the data loads)."""
     from ..metrics.correlation import known_metrics
 
     known = known_metrics()
-    names = [name.strip() for name in text.split(",") if name.strip()]
+    names = comma_list("--metrics", text, f"bleu,chrf; choose from {', '.join(known)}")
     unknown = [name for name in names if name not in known]
-    if not names or unknown:
-        what = f"unknown metric {unknown[0]!r}" if unknown else "no metric given"
-        raise ConfigurationError(f"argument --metrics: {what}; choose from {', '.join(known)}")
+    if unknown:
+        raise ConfigurationError(f"argument --metrics: unknown metric {unknown[0]!r}; choose from {', '.join(known)}")
     return names
 
 
@@ -272,6 +311,7 @@ def run(args: argparse.Namespace) -> int:
     files = scores_files(args.scores)
     check_stdin_once({"scores": [path for _, path in files], "table": [table_path(spec)[0] for spec in args.table]})
     check_table_names("--table", args.table)
+    resources = resource_names(args.resources)
     refs = reference_sets(args.refs)
     # the options' own checks (a --device GPU torch does not see too), before any file is read
     check_paraeval_options(args, names)
@@ -305,12 +345,10 @@ def run(args: argparse.Namespace) -> int:
 
         options = ({} if args.min_paraphrase_length is None
                    else {"min_paraphrase_length": args.min_paraphrase_length})
-        with ExitStack() as stack:  # a table from stdin is read whole by the scorer
-            scorer = paraeval_scorer(
-                args.paraeval_config, tables=table_specs(stack, args.table), max_length=args.max_length,
-                progress=table_progress(), encoder=args.encoder, device=args.device,
-                resources=None if args.resources is None else args.resources.split(","), **options)
-        warn_empty_tables(args.table, scorer.sources or ())
+        with ExitStack() as stack:  # a table from stdin is read whole as it loads
+            sources = paraeval_sources(stack, args.paraeval_config, resources, args.table, table_progress())
+        scorer = paraeval_scorer(args.paraeval_config, sources=sources, max_length=args.max_length,
+                                 encoder=args.encoder, device=args.device, **options)
     result = meta_evaluate_levels(data, refs,
                                   [*resolve_metrics(names, scorer), *own], level=args.level,
                                   n_resamples=args.resamples, seed=args.seed, progress=progress)

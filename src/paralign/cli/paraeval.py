@@ -48,9 +48,9 @@ from ._table_options import (
     add_paraeval_source_options,
     check_paper_options,
     check_table_names,
+    paraeval_sources,
+    resource_names,
     table_path,
-    table_specs,
-    warn_empty_tables,
 )
 from ._warnings import warn_item
 
@@ -227,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
     check_distinct_references(args.reference)
     paths = distinct_inputs(given)
     check_table_names("--table", args.table)
+    resources = resource_names(args.resources)
     if args.sentence_level and args.format != "json" and (args.confidence or args.paired_bs):
         # text and tsv have one line a segment and none for the corpus these figures are about
         raise ConfigurationError("--confidence and --paired-bs are figures of the corpus score, which "
@@ -238,12 +239,10 @@ def run(args: argparse.Namespace) -> int:
     _check_references(args.reference, refs)
     _warn_blank_references(args.reference, refs, has_score=get_config(args.config).scorer != "paper")
     systems, bad = _read_systems(args, paths, refs)
-    with ExitStack() as stack:  # a table from stdin is read whole by the scorer
-        scorer = make_scorer(args.config, tables=table_specs(stack, args.table),
-                             max_length=args.max_length, progress=table_progress(),
-                             resources=None if args.resources is None else args.resources.split(","),
-                             encoder=args.encoder, device=args.device, **_paper_options(args))
-        warn_empty_tables(args.table, scorer.sources or ())
+    with ExitStack() as stack:  # a table from stdin is read whole as it loads
+        sources = paraeval_sources(stack, args.config, resources, args.table, table_progress())
+    scorer = make_scorer(args.config, sources=sources, max_length=args.max_length,
+                         encoder=args.encoder, device=args.device, **_paper_options(args))
     bootstrap = args.confidence or args.paired_bs
     update, close = progress_callback(len(systems), "ParaEval systems")  # a bar on a terminal only
     try:

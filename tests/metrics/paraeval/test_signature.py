@@ -184,7 +184,7 @@ def test_a_source_given_twice_is_named_once(tmp_path, config: str) -> None:
         return signature_parts(scorer(config, **options).signature(1))["res"]
 
     assert res(tables=["ppdb"]) == res() == "ppdb-1.0-xxxl-lexical+wordnet-3.0"
-    assert res(resources=["wordnet"], tables=["wordnet", "ppdb"]) == "wordnet-3.0+ppdb-1.0-xxxl-lexical"
+    assert res(resources=["wordnet"], tables=["wordnet", "ppdb"]) == "ppdb-1.0-xxxl-lexical+wordnet-3.0"
     once = res(resources=["none"], tables=[str(table)])
     assert res(resources=["none"], tables=[str(table), str(table)]) == once
     assert res(resources=["none"], tables=[str(table), f"{table}:0.5"]).count("+") == 1
@@ -210,3 +210,37 @@ def test_wordnet_is_known_by_its_type_not_by_a_built_in_attribute() -> None:
     assert signature_parts(scorer("default", sources=[own]).signature(1))["res"] == "mine"
     found = paraeval(["a zorp cat"], [["a blick cat"]], "paper", sources=[own])
     assert found["counts"]["hyp_paraphrase"] == 1  # its own pair, which WordNet does not have
+
+
+@pytest.mark.parametrize("config", ["default", "paper"])
+def test_the_same_sources_in_another_order_give_the_same_numbers_under_one_signature(tmp_path, config: str) -> None:
+    """``--resources wordnet,ppdb`` signed ``res:wordnet-3.0+ppdb-1.0-xxxl-lexical`` and
+    ``ppdb,wordnet`` ``res:ppdb-1.0-xxxl-lexical+wordnet-3.0``, for the same numbers (both scorers
+    take the union of the sources' paraphrases, the graded one the highest score of a pair). Now
+    one signature: PPDB, WordNet, then the tables and the caller's own sources sorted; the built-ins'
+    as before. The numbers are checked equal first, segment by segment: were they not, the order
+    would have to stay in the signature."""
+    from paralign.metrics.paraeval import paraeval
+
+    first, second = tmp_path / "b.tsv", tmp_path / "a.tsv"
+    first.write_text("big\tlarge\t0.9\nsmall\ttiny\t0.4\n", encoding="utf-8")
+    second.write_text("big\tlarge\t0.3\nsat\tsits\t0.8\nvery big\thuge\t0.7\n", encoding="utf-8")
+    hyps = ["a big cat sat on the mat", "a small dog barked", "the very big house"]
+    refs = [["a large cat sits on the rug", "the tiny dog was barking", "the huge house"],
+            ["one large cat sat on a mat", "a little dog barked", "a very big home"]]
+    orders = [(["ppdb", "wordnet"], [str(first), str(second)]), (["wordnet", "ppdb"], [str(second), str(first)])]
+    scores = [paraeval(hyps, refs, config, resources=names, tables=tables, sentence_level=True)
+              for names, tables in orders]
+    assert _numbers(scores[0]) == _numbers(scores[1]) and scores[0]["segments"]  # the numbers: the same
+    assert scores[0] == scores[1]  # and now the signatures
+    assert signature_parts(scores[0]["signature"])["res"] == (
+        f"ppdb-1.0-xxxl-lexical+wordnet-3.0+{source_signature(load_table(second))}+{source_signature(load_table(first))}")
+    mine = paraeval(hyps, refs, config, sources=[_Named("b"), _Named("a")])["signature"]
+    assert signature_parts(mine)["res"] == "a+b"
+
+
+def _numbers(result: object) -> object:
+    """A result without its signatures (each segment's too)."""
+    if isinstance(result, dict):
+        return {key: _numbers(value) for key, value in result.items() if key != "signature"}
+    return [_numbers(value) for value in result] if isinstance(result, list) else result

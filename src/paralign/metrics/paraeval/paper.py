@@ -484,20 +484,32 @@ def build_sources(
     `progress` wraps each table file's rows as they are read (:func:`load_source`). `none` is no
     built-in source, alone: beside a source's name (``--resources none,ppdb``) a ConfigurationError,
     which of the two was meant unknown (it was ppdb, silently)."""
-    names = [name.strip() for name in resources]
-    others = [name for name in names if name and name != "none"]
-    if "none" in names and others:
-        raise ConfigurationError(f"resources: 'none' (no built-in source) given with {others[0]!r}: give 'none' "
-                                 "alone, or the sources without it")
+    names = check_resource_names(resources)
     out: list[ParaphraseSource] = []
     for name in names:
         if not name or name == "none":
             continue
-        if name not in ("ppdb", "wordnet"):
-            raise ConfigurationError(f"unknown resource {name!r} (use ppdb, wordnet or none)")
         out.append(_cached_source(name))
     out.extend(load_source(spec, progress=progress) for spec in tables)
     return out
+
+
+def check_resource_names(resources: Iterable[str], what: str = "resources") -> list[str]:
+    """The built-in sources' names (`ppdb`, `wordnet`, `none`), each stripped, checked without
+    loading any: a ConfigurationError for an unknown one, or `none` beside a source's name
+    (``none,ppdb``: which of the two was meant is unknown; it was ppdb, silently), the message
+    led by `what` (``argument --resources`` on the command line). What
+    :func:`build_sources` checks, and a command before its data loads (``meta-eval --resources
+    foo`` read WMT's files before saying so)."""
+    names = [name.strip() for name in resources]
+    others = [name for name in names if name and name != "none"]
+    if "none" in names and others:
+        raise ConfigurationError(f"{what}: 'none' (no built-in source) given with {others[0]!r}: give 'none' "
+                                 "alone, or the sources without it")
+    unknown = next((name for name in others if name not in ("ppdb", "wordnet")), None)
+    if unknown is not None:
+        raise ConfigurationError(f"{what}: unknown resource {unknown!r} (use ppdb, wordnet or none)")
+    return names
 
 
 @functools.cache

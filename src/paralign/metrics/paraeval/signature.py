@@ -98,7 +98,8 @@ def source_signature(source: Any, shown: str | None = None) -> str:
 
 def sources_part(sources: Iterable[Any]) -> str:
     """The ``res`` part of a scorer's signature: each source's :func:`source_signature`, joined
-    by ``+`` in the sources' order, ``none`` without one. A built-in or a table signed as one
+    by ``+`` in one order whatever order they were given in (:func:`_canonical`: PPDB, then
+    WordNet, then the others sorted), ``none`` without one. A built-in or a table signed as one
     before it (PPDB given as ``--resources ppdb`` and again as ``--table ppdb``, WordNet twice,
     one table file twice: the same version, or the same name, threshold and content hash) is
     named once, in its first place: a source matched twice matches nothing more (the scorers
@@ -107,13 +108,26 @@ def sources_part(sources: Iterable[Any]) -> str:
     named each time: two of one name may hold other pairs.
 
     Why: ``paralign paraeval --table ppdb`` signed ``res:ppdb-1.0-xxxl-lexical+wordnet-3.0+
-    ppdb-1.0-xxxl-lexical``, PPDB counted twice for the numbers of ``res:ppdb-...+wordnet-3.0``."""
+    ppdb-1.0-xxxl-lexical``, PPDB counted twice for the numbers of ``res:ppdb-...+wordnet-3.0``;
+    and ``--resources wordnet,ppdb`` signed ``res:wordnet-3.0+ppdb-1.0-xxxl-lexical``, two
+    signatures for the numbers of ``ppdb,wordnet``: the order of the sources changes no number
+    (both scorers take the union of their paraphrases, and a graded one the highest score of a
+    pair; WordNet feeds the synonym tier and the others the paraphrase tier by what they are)."""
     parts: list[str] = []
     for source in sources:
         part = source_signature(source)
         if part not in parts or not isinstance(source, WordNetSynonyms | ParaphraseTable):
             parts.append(part)
-    return "+".join(parts) or "none"
+    return "+".join(sorted(parts, key=_canonical)) or "none"
+
+
+def _canonical(part: str) -> tuple[int, str]:
+    """Where a source's part goes in the ``res`` part: PPDB first, then WordNet (the order of the
+    configs' resources, so every signature of the built-ins alone stays as it was), then the
+    tables and the caller's own sources by their parts."""
+    if part == PPDB_VERSION:
+        return 0, part
+    return (1, part) if part.startswith("wordnet-") else (2, part)  # no source of the caller's own is so named
 
 
 @functools.cache
