@@ -23,6 +23,18 @@ def _wait_for(path: Path, text: str, seconds: float) -> None:
         time.sleep(0.2)
 
 
+def _terminated(process: subprocess.Popen, stderr_path: Path) -> tuple[int, float, list[psutil.Process]]:
+    """SIGTERM to the running `process`, whose local cluster is started: its exit status, the
+    seconds it took to end, and the processes it had started that are still alive 10 s later."""
+    started = psutil.Process(process.pid).children(recursive=True)
+    assert process.poll() is None and started, stderr_path.read_text(errors="replace")
+    process.send_signal(signal.SIGTERM)
+    heard = time.monotonic()
+    status = process.wait(timeout=30)
+    took = time.monotonic() - heard
+    return status, took, psutil.wait_procs(started, timeout=10)[1]
+
+
 @pytest.mark.timeout(120)
 def test_sigterm_stops_the_run_and_its_local_cluster(tmp_path, monkeypatch) -> None:
     """`kill PID` on `paralign pivot --workers 2` ended Python on the spot (status -15, no word):
@@ -43,15 +55,11 @@ def test_sigterm_stops_the_run_and_its_local_cluster(tmp_path, monkeypatch) -> N
         process.stdin.write(b"A b .\tA b .\n" * 300)  # the cluster starts for more than a chunk
         process.stdin.flush()
         _wait_for(stderr_path, "dask local cluster at", 90)
-        started = psutil.Process(process.pid).children(recursive=True)
-        assert started, "the local cluster's processes are children of the run"
-        process.send_signal(signal.SIGTERM)
-        status = process.wait(timeout=20)
+        status, _, alive = _terminated(process, stderr_path)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    gone, alive = psutil.wait_procs(started, timeout=10)
     err = stderr_path.read_text(encoding="utf-8")
     assert status == 143, err
     assert "paralign align: terminated (SIGTERM)" in err
@@ -120,17 +128,11 @@ def test_sigterm_mid_batch_ends_the_run_within_seconds(tmp_path, monkeypatch) ->
     try:
         _wait_for(stderr_path, "dask local cluster at", 120)
         time.sleep(2)  # the workers take their first chunks
-        started = psutil.Process(process.pid).children(recursive=True)
-        assert process.poll() is None and started, stderr_path.read_text(errors="replace")
-        process.send_signal(signal.SIGTERM)
-        heard = time.monotonic()
-        status = process.wait(timeout=30)
-        took = time.monotonic() - heard
+        status, took, alive = _terminated(process, stderr_path)
     finally:
         if process.poll() is None:
             process.kill()
             process.wait()
-    gone, alive = psutil.wait_procs(started, timeout=10)
     err = stderr_path.read_text(encoding="utf-8")
     assert status == 143, err
     assert took < 3, f"{took:.1f} s from SIGTERM to the end of the run"
