@@ -119,7 +119,7 @@ def test_sigterm_mid_batch_ends_the_run_within_seconds(tmp_path, monkeypatch) ->
     second or so (bound: 3 s), with no process of the run left and no -o file, whole or part."""
     monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
     pairs = Path(__file__).resolve().parents[2] / "examples" / "demo" / "pairs.tsv"
-    (tmp_path / "pairs.tsv").write_text(pairs.read_text(encoding="utf-8") * 100, encoding="utf-8")
+    (tmp_path / "pairs.tsv").write_text(pairs.read_text(encoding="utf-8") * 300, encoding="utf-8")  # never done in time
     stderr_path = tmp_path / "stderr.txt"
     with stderr_path.open("wb") as stderr:
         process = subprocess.Popen(
