@@ -6,7 +6,7 @@ thread each, ``memory_limit`` each, bound to 127.0.0.1) and stops it when done (
 (killed) is restarted by its nanny however long that takes (`_own_cluster_type`: Dask gave up on
 it after 15 s). Its workers start with glibc malloc settings that spare them the kernel's page
 faults (``WORKER_MALLOC``), ignore Ctrl-C, which the job's own process hears and acts on by
-stopping the cluster (:func:`dask_setup`), and do not log a task that raised one of paralign's
+stopping the cluster, its workers at once (:func:`dask_setup`, `_kill_workers`), and do not log a task that raised one of paralign's
 errors (bad input the caller reports as one line: :func:`quiet_data_errors`); a signal that
 comes while they start is acted on once the cluster is up, not mid-start. With a scheduler
 address (``tcp://HOST:8786``, or the environment variable ``PARALIGN_SCHEDULER``) the same job
@@ -332,6 +332,7 @@ def connect(options: ClusterOptions | None = None,
 
     address = options.address()
     cluster = started
+    interrupted = False
     try:
         if address is None:
             cluster = cluster if cluster is not None else _start_local(options)
@@ -349,9 +350,28 @@ def connect(options: ClusterOptions | None = None,
             if on_start is not None:
                 on_start(describe(client, cluster is not None))
             yield client
+    except KeyboardInterrupt:  # Ctrl-C, or the CLI's SIGTERM (cli.Terminated)
+        interrupted = True
+        raise
     finally:
         if cluster is not None:
+            if interrupted:
+                _kill_workers(cluster)
             cluster.close()
+
+
+def _kill_workers(cluster: Any, seconds: float = 0.5) -> None:
+    """Stop `cluster`'s workers at once, as its job was interrupted: each is asked to stop and
+    killed after `seconds`. Closing the cluster kills a worker busy with a task only 4 s later
+    (Dask's ``Nanny.close``), which SIGTERM or Ctrl-C to `align --workers 2` mid-batch waited for."""
+    import asyncio
+
+    async def kill() -> None:
+        await asyncio.gather(*(worker.close(timeout=seconds, reason="paralign-interrupted")
+                               for worker in list(cluster.workers.values())), return_exceptions=True)
+
+    with suppress(Exception):  # the cluster's close, next, stops what is left however this went
+        cluster.sync(kill)
 
 
 class _LostClientLog(logging.Filter):

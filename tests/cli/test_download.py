@@ -53,7 +53,8 @@ def test_the_folder_is_said_and_nltk_data_when_paralign_would_not_look_there(fet
     assert main(["download", "--dir", str(target), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": True,
                                                    "status": dict.fromkeys(("wordnet", "stopwords", "mwa_ppdb"),
-                                                                           "fetched")}
+                                                                           "fetched"),
+                                                   "folder": str(target), "searched": False, "elsewhere": {}}
 
 
 def test_a_folder_paralign_searches_needs_no_nltk_data(fetched, tmp_path: Path, monkeypatch, capsys) -> None:
@@ -157,7 +158,8 @@ def test_offline_a_package_already_there_is_kept_not_failed(tmp_path: Path, monk
     assert main(["download", "--dir", str(target), "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out) == {"wordnet": True, "stopwords": True, "mwa_ppdb": False,
                                                    "status": {"wordnet": "kept", "stopwords": "kept",
-                                                              "mwa_ppdb": "failed"}}
+                                                              "mwa_ppdb": "failed"},
+                                                   "folder": str(target), "searched": False, "elsewhere": {}}
     (target / "misc" / "mwa_ppdb.zip").parent.mkdir()
     (target / "misc" / "mwa_ppdb.zip").write_bytes(b"x")
     assert main(["download", "--dir", str(target)]) == 0
@@ -192,6 +194,11 @@ def test_offline_a_package_paralign_reads_elsewhere_is_said_to_be_there(tmp_path
     lines = capsys.readouterr().out.splitlines()
     assert lines[:3] == [f"wordnet: FAILED (paralign reads the copy in {read})", "stopwords: FAILED",
                          "mwa_ppdb: FAILED"]
+    # --format json said only `"wordnet": false`: not the folder, nor the copy paralign reads
+    assert main(["download", "--dir", str(tmp_path / "new"), "--format", "json"]) == 1
+    said = json.loads(capsys.readouterr().out)
+    assert said["folder"] == str(tmp_path / "new") and said["searched"] is False
+    assert said["elsewhere"] == {"wordnet": str(read)}
     assert "copy an nltk_data folder" in lines[-1]
     for name in ("corpora/stopwords.zip", "misc/mwa_ppdb.zip"):
         (read / name).parent.mkdir(exist_ok=True)

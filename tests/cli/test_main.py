@@ -215,8 +215,34 @@ def test_a_command_alone_parses_and_helps_as_among_all() -> None:
     for name, sub in every.items():
         alone = _commands(build_parser(name))
         assert name in alone and alone[name].format_help() == sub.format_help(), name
-    assert set(_commands(build_parser("word-align"))) == set(every)
+    assert set(_commands(build_parser("word-align"))) == {"pivot", "word-align"}  # pivot.py's two
     assert set(_commands(build_parser("evaluate_sts"))) == set(every)  # a typo is listed against all
+
+
+def test_the_table_of_commands_is_what_the_modules_register() -> None:
+    """One truth: `paralign --help` lists the commands from `_commands.COMMANDS` without importing
+    their modules, so each row (name, module, one-line help, place) must be what its module's
+    `register` writes, and every command module must have its rows."""
+    import pkgutil
+
+    import paralign.cli
+    from paralign.cli._commands import COMMANDS
+
+    whole = next(a for a in build_parser()._actions if a.dest == "command")
+    registered = [(action.dest, action.help) for action in whole._choices_actions]
+    assert [(command.name, command.help) for command in COMMANDS] == registered
+    for command in COMMANDS:
+        assert list(_commands(build_parser(command.name))) == [c.name for c in COMMANDS if c.module == command.module]
+    found = {m.name for m in pkgutil.iter_modules(paralign.cli.__path__) if not m.name.startswith("_")}
+    assert {command.module for command in COMMANDS} == found
+
+
+def test_the_listing_helps_as_the_whole_command_line() -> None:
+    """`paralign --help` from the table is the help of the whole command line, word for word."""
+    from paralign.cli import listing_parser
+
+    assert listing_parser().format_help() == build_parser().format_help()
+    assert listing_parser().format_usage() == build_parser().format_usage()
 
 
 def test_a_command_s_help_imports_no_other_command() -> None:
@@ -232,6 +258,18 @@ def test_a_command_s_help_imports_no_other_command() -> None:
     for argv, commands in ((["align", "--help"], "['align']"), (["lattice", "stats", "--help"], "['lattice']")):
         done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
         assert done.stdout.splitlines()[-2:] == [commands, "[]"], done.stdout + done.stderr
+    for argv in (["--help"], [], ["alig"], ["--version"]):  # the table lists them: no command module
+        done = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+        assert done.stdout.splitlines()[-2:] == ["[]", "[]"], (argv, done.stdout + done.stderr)
     done = subprocess.run([sys.executable, "-c", code, "--help"], capture_output=True, text=True, check=True)
-    assert "similarity" in done.stdout and "tune_aligner" in done.stdout.splitlines()[-2]
-    assert done.stdout.splitlines()[-1] == "[]"
+    assert "similarity" in done.stdout and "tune-aligner" in done.stdout
+
+
+def test_a_command_after_an_option_of_paralign_is_still_that_command_s_error(capsys) -> None:
+    """`paralign --bogus align x.tsv`: the listing's stub of align is swapped for align's parser,
+    so the error is align's own usage, as when every command was built."""
+    with pytest.raises(SystemExit) as stopped:
+        main(["--bogus", "align", "x.tsv"])
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert err.startswith("usage: paralign align ") and "unrecognized arguments: --bogus\n" in err

@@ -171,3 +171,22 @@ def test_serve_log_records_are_escaped_before_uvicorn_formats_them():
     assert ShownRecords().filter(record)
     text = logging.Formatter().format(record)
     assert f'"GET /{ESCAPED} HTTP/1.1" 200' in text and _raw_in(text) == []
+
+
+@pytest.mark.parametrize(("argv", "said", "meant"), [
+    (["demoo"], "argument COMMAND: invalid choice: 'demoo' (choose from 'align', ", "demo"),
+    (["cache", "infoo"], "argument ACTION: invalid choice: 'infoo' (choose from 'dir', 'info', ", "info"),
+    (["cache", "info", "--format", "jsn"], "argument --format: invalid choice: 'jsn' (choose from 'text', 'json')",
+     "json"),
+    (["cache", "info", "--format", "xml"], "argument --format: invalid choice: 'xml' (choose from 'text', 'json')",
+     None),
+])
+def test_a_mistyped_choice_is_told_the_nearest(argv, said, meant, capsys) -> None:
+    """A mistyped command, action or choice is told what was probably meant after argparse's list
+    (19 commands, which left the user to find it); a word near none is told the list alone."""
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    err = capsys.readouterr().err
+    assert stopped.value.code == 2
+    assert said in err
+    assert err.endswith(f"; did you mean {meant!r}?\n" if meant else "(choose from 'text', 'json')\n"), err

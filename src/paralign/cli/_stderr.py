@@ -19,6 +19,7 @@ Not for: output on stdout (the results; the ``pretty`` view makes its own text s
 from __future__ import annotations
 
 import argparse
+import difflib
 import logging
 import re
 import sys
@@ -67,6 +68,19 @@ class Parser(argparse.ArgumentParser):
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         super().exit(status, None if message is None else shown(message))
+
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        """argparse's check of a choice, its message followed by the nearest choice of a mistyped
+        one (``invalid choice: 'alig' (choose from ...); did you mean 'align'?``), a command, an
+        action or an option's value: argparse listed every choice (19 commands) and left the
+        user to find the one they meant."""
+        try:
+            super()._check_value(action, value)
+        except argparse.ArgumentError as exc:
+            near = difflib.get_close_matches(str(value), [str(choice) for choice in action.choices or ()], n=1)
+            if not near:
+                raise
+            raise argparse.ArgumentError(action, f"{exc.message}; did you mean {near[0]!r}?") from None
 
 
 def escaping(formatter: Callable[..., str]) -> Callable[..., str]:

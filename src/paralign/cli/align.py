@@ -184,8 +184,10 @@ def run(args: argparse.Namespace) -> int:
                     "(one page for all pairs)")
             results = iter_align_input(aligner, listed, workers=args.workers, chunk_size=args.chunk_size)
             done = list(_counted(progress(results, "aligning", total=len(listed)), name, counts, shown))
-            args.refuse = _refusal(name, counts, shown)  # svg's pair too large to draw: the others are written
-            WRITERS[args.format](args, done)
+            if args.format == "svg":  # a pair too large to draw is refused, the others written
+                write_svg(args, done, refuse=_refusal(name, counts, shown))
+            else:
+                WRITERS[args.format](args, done)
     # a gold file's items are pairs of several lines each (GIZA: 3), as similarity counts them
     return batch_status(args, counts["bad"], counts["total"], name, "input line" if gold is None else "pair")
 
@@ -346,18 +348,18 @@ def numbered(path: str, n: int) -> str:
     return str(p.with_name(f"{p.name[: len(p.name) - len(suffix)]}-{n}{suffix}"))
 
 
-def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
+def write_svg(args: argparse.Namespace, results: Sequence[Result],
+              refuse: Callable[[InputPair, str], None] | None = None) -> None:
     """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg; each
     carries the settings' signature as its ``<desc>``. A pair too large to draw
     (:func:`paralign.viz.svg.check_side`, as `lattice draw` refuses a lattice) is a usage error
     when it is the only one (the command line asks for a picture that cannot be drawn; text and
-    json write its links); among several it is refused with why (``args.refuse``:
-    :func:`_refusal`), no file written for it, and the others are drawn. Before, a pair of 3,000
-    words a side was drawn 72,084 px wide."""
+    json write its links); among several it is refused with why (`refuse`, from `run`:
+    :func:`_refusal`; without one, a usage error too), no file written for it, and the others
+    are drawn. Before, a pair of 3,000 words a side was drawn 72,084 px wide."""
     from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file, with_description
 
     draw = alignment_lines if args.picture == "lines" else alignment_grid
-    refuse: Callable[[InputPair, str], None] = args.refuse
     for pair, source, target, alignment in results:
         if alignment is None or source is None or target is None:  # all None or none
             continue
@@ -366,7 +368,7 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result]) -> None:
             picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
                            title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
         except ConfigurationError as too_large:
-            if len(results) == 1:
+            if len(results) == 1 or refuse is None:
                 raise
             refuse(pair, str(too_large))
             continue

@@ -60,8 +60,12 @@ def run(args: argparse.Namespace) -> int:
     states = fetch(NLTK_PACKAGES, str(folder))
     there = {package: state != FAILED for package, state in states.items()}
     # each package's key as before (whether it is there after the run); "status" tells fetched
-    # from kept (offline, already there), as the text output does
-    result: dict[str, object] = {**there, "status": states}
+    # from kept (offline, already there), as the text output does; "folder", "searched" (whether
+    # paralign reads that folder, else NLTK_DATA must name it) and "elsewhere" (the copy paralign
+    # reads of a package not fetched) say in JSON what the text says, which JSON lacked
+    elsewhere = {k: str(where) for k, state in states.items() if state == FAILED and (where := held_where(k))}
+    result: dict[str, object] = {**there, "status": states, "folder": str(folder), "searched": searched(folder),
+                                 "elsewhere": elsewhere}
 
     def render(_: object) -> str:
         lines = [f"{k}: {_STATE_SHOWN[state]}{_elsewhere(k) if state == FAILED else ''}" for k, state in states.items()]
