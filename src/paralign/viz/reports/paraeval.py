@@ -24,8 +24,8 @@ from ...errors import counted
 from ...metrics import SIGNIFICANT
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
 from ..html import Section, isolated, merged, page, signature_note, words
-from ..svg import Element, el
-from .parts import CSS, json_text, lookup, number, score_table, value_cell
+from ..svg import Element, el, json_text
+from .parts import CSS, lookup, number, score_table, value_cell
 
 #: How every tier's word is drawn, and each tier's own look (its class's rules in
 #: :data:`TIER_CSS`; inline, where a page has no stylesheet: a notebook's output, :func:`highlighted`'s `inline`).
@@ -100,7 +100,7 @@ def legend(segments: Sequence[Sequence[MatchedSpan]], labels: Mapping[str, str],
 def _segment_attrs(number_: int, spans: Sequence[MatchedSpan], order: Sequence[str],
                    *extra: tuple[str, str]) -> tuple[tuple[str, str], ...]:
     """A segment section's attributes: its number, `extra` (a figure as JSON: n/a is ``null``,
-    :func:`.parts.json_text`), its unmatched words and its tiers (in `order`), which the report's
+    :func:`..svg.json_text`), its unmatched words and its tiers (in `order`), which the report's
     tests and filters read."""
     tiers = {span.tier for span in spans}
     return (("class", "segment"), ("data-segment", str(number_)), *extra,

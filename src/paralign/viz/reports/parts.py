@@ -10,11 +10,10 @@ Not for: the pages themselves (:mod:`..html`) or any one report (the other modul
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 
-from ..svg import Element, el
+from ..svg import Element, el, json_text
 
 #: The reports' additions to the page stylesheet.
 CSS = """
@@ -50,14 +49,6 @@ def number(value: object, percent: bool = False, digits: int = 3) -> str:
     if isinstance(value, bool) or not isinstance(value, float):
         return str(value)
     return f"{100 * value:.1f}%" if percent else f"{value:.{digits}f}"
-
-
-def json_text(value: object) -> str:
-    """`value` as the JSON output writes it, NaN (n/a) as ``null``: what a page's ``data-*``
-    attribute holding a figure says, so a reader or a filter meets n/a as the JSON's null, never
-    as ``nan`` (no JSON and no number to a page's reader)."""
-    exact = None if isinstance(value, float) and math.isnan(value) else value
-    return json.dumps(exact, ensure_ascii=False)
 
 
 def value_cell(key: str, value: object, percent: bool = False, digits: int = 3) -> Element:
