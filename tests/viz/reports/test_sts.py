@@ -26,6 +26,16 @@ def test_a_small_file_lists_as_many_errors_as_it_has_pairs(report_page) -> None:
     assert "largest errors: none (no line fits these scores)" in page.text
 
 
+def test_a_file_without_errors_to_list_has_no_empty_errors_table(report_page) -> None:
+    """Where no line fits (one gold value, or no pair scored) the heading says "largest errors:
+    none"; under it was a table of column names and no row."""
+    report = _report([2.0, 2.0], [0.5, 0.7])
+    page = report_page(sts_report(report, report.to_dict()))
+    assert page.find("table", class_="errors") == []
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    assert len(report_page(sts_report(report, report.to_dict())).find("table", class_="errors")) == 1
+
+
 def test_the_reports_notes_are_shown_as_warnings(report_page) -> None:
     """A hybrid blend used with another aligner than its own: the JSON's note, on the page too."""
     from dataclasses import replace

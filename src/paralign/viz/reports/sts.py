@@ -91,7 +91,7 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
         figure(plot),
         el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
            else "largest errors: none (no line fits these scores)"),
-        _errors_table(errors),
+        *([_errors_table(errors)] if errors else []),  # none: no table of column names alone
         pairs_table(scored_pairs(result)),
     )
     # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")";
