@@ -90,3 +90,16 @@ def test_a_legend_entry_does_not_break_across_lines() -> None:
     from paralign.viz.reports.paraeval import TIER_CSS
 
     assert re.search(r"\.legend \.tier \{[^}]*white-space: nowrap", TIER_CSS)
+
+
+def test_a_comparison_of_systems_none_scored_shows_no_empty_signature(report_page) -> None:
+    """`paraeval --report` of several inputs none of which could be scored showed "signature:"
+    over an empty box: there is no signature to show, so there is no line."""
+    from paralign.viz.reports import systems_report
+
+    page = report_page(systems_report([{"input": "a.txt", "error": "a.txt: 3 lines, the references 4"},
+                                       {"input": "b.txt", "error": "b.txt: not UTF-8"}]))
+    assert "signature:" not in page.text and page.count("code") == 0
+    assert "no system scored" in page.text and "a.txt: 3 lines, the references 4" in page.text
+    signed = report_page(systems_report([{"input": "a.txt", "f": 0.5, "signature": "nrefs:1|version:X"}]))
+    assert "signature: nrefs:1|version:X" in signed.text

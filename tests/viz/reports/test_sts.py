@@ -120,3 +120,14 @@ def test_a_file_named_by_its_path_is_named_once(report_page) -> None:
     page = report_page(sts_report(report, report.to_dict()))
     heading = next(h for h in page.root.iter() if h.tag.endswith("h2") and h.get("id") == "set-1")
     assert "".join(heading.itertext()) == "small.tsv"
+
+
+def test_a_report_without_a_signature_shows_no_empty_signature_line(report_page) -> None:
+    """A report of scores given to the library (sts_from_scores: no aligner ran, so no signature)
+    showed "signature:" over an empty box, where the aligner report shows none."""
+    from dataclasses import replace
+
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    assert "signature:" not in report_page(sts_report(report, report.to_dict())).text
+    signed = replace(report, signature="sts|version:X")
+    assert "signature: sts|version:X" in report_page(sts_report(signed, signed.to_dict())).text

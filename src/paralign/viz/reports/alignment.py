@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 
 from ...aligners.evaluation import PairResult
 from ..grid import alignment_grid
-from ..html import Section, drawn, isolated, merged, page, sentences, signature_note
+from ..html import Section, drawn, isolated, merged, page, sentences, signed
 from ..marks import AlignmentView, status_counts
 from ..svg import Element, el
 from .parts import CSS, filter_controls, filter_css, number, score_table
@@ -90,7 +90,7 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
     signature = result.get("signature")
     intro: list[Element] = [
         el("p", *merged(["gold: ", isolated(str(result.get("gold", ""))), f" · links counted: {links}"]), class_="note"),
-        *([signature_note(str(signature))] if signature else []),  # none: no empty line
+        *signed(signature),  # none: no empty line
         score_table(result, SCORE_ROWS),
     ]
     for row in result.get("skipped_rows", ()):

@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from ...errors import counted
 from ...metrics import SIGNIFICANT
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
-from ..html import Section, isolated, merged, page, signature_note, words
+from ..html import Section, isolated, merged, page, signed, words
 from ..svg import Element, el, json_text
 from .parts import CSS, lookup, number, score_table, value_cell
 
@@ -150,7 +150,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
     tier, then each segment (`references[i]`: segment i's reference texts)."""
     shown_legend = legend([m.spans for m in matches], {t: LABELS[t] for t in TIERS})
     intro = [
-        signature_note(str(corpus.get("signature", ""))),
+        *signed(corpus.get("signature")),
         score_table(corpus, [("precision", "precision", True), ("recall", "recall", True), ("F", "f", True),
                              ("hypothesis words", "counts.hyp_words", False),
                              ("matched", "counts.hyp_matched", False),
@@ -190,7 +190,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     shown = {**corpus, "segments": len(explanations),
              "words": sum(len(e.tokens) for e in explanations)}
     intro = [
-        signature_note(str(corpus.get("signature", ""))),
+        *signed(corpus.get("signature")),
         score_table(shown, [("score (system level)", "score", False), ("precision", "precision", True),
                             ("recall", "recall", True), ("F", "f", True),
                             ("hypothesis words", "words", False), ("segments", "segments", False)]),
@@ -255,7 +255,7 @@ def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> s
                class_="scores")
     best = ranked[0][1] if ranked else None
     intro: list[Element] = [
-        signature_note(str(best.get("signature", "")) if best else ""),
+        *signed(best.get("signature") if best else None),
         el("p", f"highest {'score' if headline == 'score' else 'F'}: {best['input']} "
                 f"({number(best.get(headline), digits=4)})" if best else "no system scored"),
     ]

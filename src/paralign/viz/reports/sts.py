@@ -13,7 +13,7 @@ from ...corpora.sts import StsPair
 from ...errors import counted
 from ...metrics import least_squares
 from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
-from ..html import Section, figure, isolated, merged, page, signature_note
+from ..html import Section, figure, isolated, merged, page, signed
 from ..scatter import Point, scatter
 from ..svg import Element, el
 from .parts import CSS, Row, score_table
@@ -106,7 +106,7 @@ def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, er
     the command printed it (file names as shown), so the figures equal the JSON output's."""
     intro = [
         el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
-        signature_note(str(data.get("signature", ""))),
+        *signed(data.get("signature")),
         *(el("p", f"warning: {note}", class_="note warning") for note in data.get("notes", ())),
         score_table(data, correlation_rows("", " (size-weighted mean)")),
     ]
