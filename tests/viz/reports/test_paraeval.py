@@ -103,3 +103,13 @@ def test_a_comparison_of_systems_none_scored_shows_no_empty_signature(report_pag
     assert "no system scored" in page.text and "a.txt: 3 lines, the references 4" in page.text
     signed = report_page(systems_report([{"input": "a.txt", "f": 0.5, "signature": "nrefs:1|version:X"}]))
     assert "signature: nrefs:1|version:X" in signed.text
+
+
+def test_a_comparison_of_systems_none_scored_has_no_empty_table(report_page) -> None:
+    """With no system scored the page said "no system scored" above a table of one heading cell,
+    "system", and no row."""
+    from paralign.viz.reports import systems_report
+
+    for systems in ([], [{"input": "a.txt", "error": "a.txt: not UTF-8"}]):
+        assert report_page(systems_report(systems)).count("table") == 0
+    assert report_page(systems_report([{"input": "a.txt", "f": 0.5, "signature": "s"}])).count("table") == 1

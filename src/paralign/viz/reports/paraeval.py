@@ -267,7 +267,8 @@ def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> s
                   el("p", "The paired bootstrap's p-value (Koehn 2004, as sacrebleu's --paired-bs) is roughly the "
                           "chance of a difference from the baseline at least as large as the one seen if the two "
                           "systems were alike; it says that they differ, not which is better: the scores say that.", class_="note")]
-    intro.append(table)
+    if ranked:  # none scored: no table of a heading alone
+        intro.append(table)
     failed = [f"{s['input']}: {s['error']}" for s in systems if "error" in s]
     if failed:
         intro += [el("p", "not scored:", class_="note warning"), el("ul", *[el("li", f) for f in failed])]
