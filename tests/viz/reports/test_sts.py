@@ -131,3 +131,30 @@ def test_a_report_without_a_signature_shows_no_empty_signature_line(report_page)
     assert "signature:" not in report_page(sts_report(report, report.to_dict())).text
     signed = replace(report, signature="sts|version:X")
     assert "signature: sts|version:X" in report_page(sts_report(signed, signed.to_dict())).text
+
+
+def test_a_sentence_holding_a_long_url_keeps_the_tables_in_the_window(browser, tmp_path) -> None:
+    """A sentence holding a 400-character URL could not wrap in its table cell: the largest
+    errors table and the table of every pair were 8,417 and 8,497 px wide in a 1,000 px window,
+    their gold, score and distance columns out of sight to the right. In Chromium, every table
+    now fits the window, the URL wrapped."""
+    url = "https://example.org/" + "a" * 400
+    pairs = (StsPair("0", 1.0, f"see {url}", "x", 1), StsPair("1", 3.0, " ".join(["word"] * 300), "y", 2),
+             StsPair("2", 5.0, "z", url, 3))
+    result = StsFileResult("f.tsv", "f.tsv", sts_from_scores([0.2, 0.9, 0.8], [1.0, 3.0, 5.0], signal="sultan2014"),
+                           (), pairs)
+    report = StsReport((result,), "sultan2014", "sultan:default")
+    path = tmp_path / "report.html"
+    path.write_text(sts_report(report, report.to_dict()), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.goto(path.as_uri())
+        page.click("summary")  # the folded table of every scored pair, too
+        widths = page.evaluate("""() => [document.documentElement.scrollWidth,
+            ...[...document.querySelectorAll('table')].map(t => Math.ceil(t.getBoundingClientRect().right))]""")
+        assert max(widths) <= 1000, widths
+        # the figures stay whole: no digit of a score broken onto a line of its own
+        heights = page.evaluate("[...document.querySelectorAll('td.value')].map(td => td.getClientRects().length)")
+        assert set(heights) == {1}
+    finally:
+        page.close()

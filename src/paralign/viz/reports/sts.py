@@ -47,7 +47,8 @@ def _heading_row(*more: str) -> Element:
 
 def _pair_cells(pair: StsPair, score: float) -> tuple[Element, ...]:
     """A scored pair's cells under :data:`_PAIR_COLUMNS`."""
-    return (el("td", str(pair.line)), el("td", pair.sentence1), el("td", pair.sentence2),
+    return (el("td", str(pair.line)), el("td", pair.sentence1, class_="sentence"),
+            el("td", pair.sentence2, class_="sentence"),
             el("td", f"{pair.score:g}", class_="value"), el("td", f"{score:.3f}", class_="value"))
 
 
