@@ -225,7 +225,8 @@ def _system_row(k: int, system: Mapping, baseline: int | None, keys: Sequence[st
         return found
 
     mark = " (baseline)" if k == baseline else ""
-    return el("tr", el("th", isolated(str(system["input"])), mark), *[c for key in keys for c in cells(key)],
+    return el("tr", el("th", isolated(str(system["input"])), mark, class_="name"),
+              *[c for key in keys for c in cells(key)],
               class_="system", data_input=str(system["input"]))
 
 

@@ -20,7 +20,7 @@ CSS = """
 table.scores { border-collapse: collapse; margin: 0.5em 0 1em; }
 table.scores th, table.scores td { border: 1px solid #c8ced6; padding: 0.2em 0.6em; text-align: left; }
 table.scores td.value { text-align: right; font-variant-numeric: tabular-nums; }
-table.scores td.sentence { overflow-wrap: anywhere; min-width: 10em; } /* a URL: no 4,000 px table */
+table.scores td.sentence, table.scores th.name { overflow-wrap: anywhere; min-width: 10em; } /* a URL: no 8,000 px table */
 label.filter-label { margin-right: 1.2em; }
 .note { color: #5f6670; }
 .note.warning { color: #6b4a00; background: #fdf6e3; border: 1px solid #9a6b00; padding: 0.3em 0.6em; }
