@@ -20,7 +20,7 @@ from ...aligners.evaluation import PairResult
 from ..grid import alignment_grid
 from ..html import Section, drawn, isolated, merged, page, sentences, signed
 from ..marks import AlignmentView, status_counts
-from ..svg import Element, el
+from ..svg import Element, el, json_text
 from .parts import CSS, filter_controls, filter_css, number, score_table
 
 #: The score table: label, key in evaluate-aligner's JSON, shown as a percentage?
@@ -72,7 +72,7 @@ def pair_section(pair: PairResult, links: str = "sure", draw: bool = True) -> Se
         el("p", "grid not drawn: the report draws the worst pairs' grids only (see above)", class_="note not-drawn"),
     )
     attrs = (("class", " ".join(["pair", *_classes(counts)])), ("data-position", str(pair.position)),
-             ("data-id", gold.id), ("data-f1", repr(c.f1)), ("data-missed", str(counts["missed"])),
+             ("data-id", gold.id), ("data-f1", json_text(c.f1)), ("data-missed", str(counts["missed"])),
              ("data-wrong", str(counts["wrong"])))
     return Section(heading, body, ident, attrs)
 

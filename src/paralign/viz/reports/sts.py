@@ -15,7 +15,7 @@ from ...metrics import least_squares
 from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
 from ..html import Section, figure, isolated, merged, page, signed
 from ..scatter import Point, scatter
-from ..svg import Element, el
+from ..svg import Element, el, json_text
 from .parts import CSS, Row, score_table
 
 #: How many of each file's largest errors are listed.
@@ -56,8 +56,8 @@ def _errors_table(errors: Sequence[StsError]) -> Element:
     rows = [_heading_row("off the line")]
     for e in errors:
         rows.append(el("tr", *_pair_cells(e.pair, e.score), el("td", f"{e.residual:+.3f}", class_="value"),
-                       class_="error-pair", data_line=e.pair.line, data_gold=repr(e.pair.score),
-                       data_score=repr(e.score)))
+                       class_="error-pair", data_line=e.pair.line, data_gold=json_text(e.pair.score),
+                       data_score=json_text(e.score)))
     return el("table", *rows, class_="scores errors")
 
 
