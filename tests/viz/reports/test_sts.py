@@ -158,3 +158,14 @@ def test_a_sentence_holding_a_long_url_keeps_the_tables_in_the_window(browser, t
         assert set(heights) == {1}
     finally:
         page.close()
+
+
+def test_a_file_of_no_scored_pair_says_so_instead_of_empty_axes(report_page) -> None:
+    """A file whose every row was skipped or failed showed empty axes from 0 to 1, a "largest
+    errors: none" heading and "all 0 scored pairs" folded over an empty table; now its scores
+    (pairs scored 0, Pearson n/a) and one line saying nothing was scored."""
+    report = _report([], [])
+    page = report_page(sts_report(report, report.to_dict()))
+    assert page.count("svg") == 0 and page.count("details") == 0 and page.count("h3") == 0
+    assert "no pair of this file was scored: nothing to plot or list" in page.text
+    assert page.values()["sets.0.pairs"] == 0

@@ -85,16 +85,22 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
     """One file: its correlations (`data`: the whole JSON result), its scatter, largest errors and
     scored pairs."""
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
-    plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter")
-    errors = largest_errors(result, count, line)  # fewer than `count` in a small file
-    body: tuple[Element, ...] = (
-        score_table(data, correlation_rows(f"{key}.")),
-        figure(plot),
-        el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
-           else "largest errors: none (no line fits these scores)"),
-        *([_errors_table(errors)] if errors else []),  # none: no table of column names alone
-        pairs_table(scored_pairs(result)),
-    )
+    scores = score_table(data, correlation_rows(f"{key}."))
+    body: tuple[Element, ...]
+    if not scored_pairs(result):  # every row skipped or failed: no empty axes, no table of nothing
+        body = (scores, el("p", "no pair of this file was scored: nothing to plot or list (rows skipped and "
+                                "pairs failed are counted above)", class_="note"))
+    else:
+        plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter")
+        errors = largest_errors(result, count, line)  # fewer than `count` in a small file
+        body = (
+            scores,
+            figure(plot),
+            el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
+               else "largest errors: none (no line fits these scores)"),
+            *([_errors_table(errors)] if errors else []),  # none: no table of column names alone
+            pairs_table(scored_pairs(result)),
+        )
     # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")";
     # the path only when it says more than the name ("mine.csv (mine.csv)")
     path = [" (", isolated(shown["path"]), ")"] if shown["path"] != shown["name"] else []
