@@ -102,3 +102,23 @@ def test_a_segment_plots_undefined_interval_reads_as_null_in_chromium(browser, t
     assert len(plotted) == 2 * 3  # two plots (tau, Pearson), a row each, value, low and high
     assert sorted(plotted) == sorted([["bleu", "value", 0.3], ["bleu", "low", None], ["bleu", "high", None]] * 2)
     assert not [row for row in read if isinstance(row[2], str) and row[2].startswith("not JSON")]
+
+
+def test_a_long_system_name_keeps_the_systems_table_in_the_window(browser, tmp_path) -> None:
+    """A system named by 300 characters without a space made the table of the scatter's dots
+    wider than a 1,000 px window, its scores out of sight; in Chromium the name now wraps."""
+    long = "sys-" + "x" * 300
+    base = _result()
+    bleu = base.metrics["bleu"]
+    metric = MetricCorrelation("bleu", {long: 30.0, "B": 31.0, "C": 29.5}, bleu.correlations, bleu.samples, {})
+    result = replace(base, systems=(long, "B", "C"), metrics={"bleu": metric}, human={long: 0.1, "B": 0.2, "C": -0.1})
+    path = tmp_path / "report.html"
+    path.write_text(meta_eval_report(result), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.goto(path.as_uri())
+        page.click("summary")
+        right = page.evaluate("Math.ceil(document.querySelector('details table').getBoundingClientRect().right)")
+        assert right <= 1000 and page.evaluate("document.documentElement.scrollWidth") <= 1000
+    finally:
+        page.close()
