@@ -1,15 +1,22 @@
 """Shared fixtures: the corpora folder (PARALIGN_DATA) and a skip when it is absent; HTML
-reports read back as a browser and an XML reader would (`report_page`)."""
+reports read back as a browser and an XML reader would (`report_page`); one Chromium a module
+(`browser`: Debian's `chromium` driven by playwright, with the screenshot helpers of
+benchmarks/screenshots.py importable as ``paralign_screenshots``), for the tests of `paralign
+serve` (tests/cli) and of the HTML reports (tests/viz). Without a browser those tests skip,
+saying so, except in CI (``CI`` set), where a missing browser fails them: `.ci/run` installs
+Debian's chromium."""
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
 import doctest
+import importlib.util
 import json
 import os
 import re
 import shutil
+import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from html.parser import HTMLParser
@@ -19,6 +26,26 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from paralign.settings import data_dir
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _screenshot_helpers():
+    spec = importlib.util.spec_from_file_location("paralign_screenshots", ROOT / "benchmarks" / "screenshots.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+helpers = sys.modules.setdefault("paralign_screenshots", _screenshot_helpers())
+
+
+def unavailable(reason: str) -> None:
+    """Skip for a missing browser or web extra, saying why; in CI, fail."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} (in CI the browser tests must run: .ci/run installs chromium)")
+    pytest.skip(reason)
+
 
 # No per-example deadline (timings belong to benchmarks, and CI machines are shared); in CI the
 # examples are derandomised so a run is repeatable.
@@ -429,3 +456,18 @@ def spacy_calls(monkeypatch) -> dict[str, int]:
 
         monkeypatch.setattr(Annotator, name, spy)
     return calls
+
+
+@pytest.fixture(scope="module")
+def browser():
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        unavailable("playwright is not installed (pip install -e '.[dev]')")
+    executable = helpers.find_chromium()
+    if executable is None:
+        unavailable("no Chromium found (apt-get install chromium, or set PARALIGN_CHROMIUM)")
+    with sync_playwright() as playwright:
+        chromium = helpers.launch(playwright, executable)
+        yield chromium
+        chromium.close()

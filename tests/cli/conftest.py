@@ -1,7 +1,7 @@
 """What the browser tests of `paralign serve` share (test_serve.py, test_serve_access.py,
-test_serve_forms.py, test_serve_options.py, test_serve_rendering.py): the screenshot helpers of
-benchmarks/screenshots.py (importable as ``paralign_screenshots``), one server for the session
-and one Chromium a module.
+test_serve_forms.py, test_serve_options.py, test_serve_rendering.py): one server for the
+session (the screenshot helpers of benchmarks/screenshots.py, importable as
+``paralign_screenshots``, and the `browser` fixture, one Chromium a module, are tests/conftest.py's).
 
 The server runs `paralign serve --table small.tsv` on a free loopback port and is stopped when
 the session ends; starting it once spares each module its start. Without a browser these tests
@@ -11,32 +11,10 @@ installs Debian's chromium.
 
 from __future__ import annotations
 
-import importlib.util
-import os
-import sys
 import time
-from pathlib import Path
 
+import paralign_screenshots as helpers  # benchmarks/screenshots.py, loaded by tests/conftest.py
 import pytest
-
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _screenshot_helpers():
-    spec = importlib.util.spec_from_file_location("paralign_screenshots", ROOT / "benchmarks" / "screenshots.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-helpers = sys.modules.setdefault("paralign_screenshots", _screenshot_helpers())
-
-
-def unavailable(reason: str) -> None:
-    """Skip for a missing browser or web extra, saying why; in CI, fail."""
-    if os.environ.get("CI"):
-        pytest.fail(f"{reason} (in CI the browser tests must run: .ci/run installs chromium)")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
@@ -49,18 +27,3 @@ def server(tmp_path_factory):
     with helpers.serving(["--table", str(table)]) as url:
         print(f"paralign serve answered after {time.monotonic() - started:.1f} s")
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser():
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        unavailable("playwright is not installed (pip install -e '.[dev]')")
-    executable = helpers.find_chromium()
-    if executable is None:
-        unavailable("no Chromium found (apt-get install chromium, or set PARALIGN_CHROMIUM)")
-    with sync_playwright() as playwright:
-        chromium = helpers.launch(playwright, executable)
-        yield chromium
-        chromium.close()

@@ -69,3 +69,20 @@ def test_every_value_and_the_axis_name_are_inside_the_picture(picture) -> None:
     assert float(label.get("x")) + text_width(name) / 2 <= width and float(label.get("x")) - text_width(name) / 2 >= 0
     correlations = picture(interval_plot([Interval("bleu", -0.5, -1.0, 0.0)], x_label="tau", title="t", span=(-1, 1)))
     assert correlations.viewbox()[2] == float(correlations.all("rect", "plot")[0].get("x")) + 360 + 56
+
+
+def test_an_undefined_figure_is_json_null_in_the_rows_data(picture) -> None:
+    """A row's data-* attributes are JSON, as the score cells' data-value beside the plot: an
+    undefined figure (NaN) was written ``nan``, which no JSON reader takes (JSON.parse throws)."""
+    import json
+
+    rows = [Interval("bleu", 0.5, math.nan, 0.75), Interval("empty", math.nan, math.nan, math.nan)]
+    groups = picture(interval_plot(rows, x_label="tau", title="t")).all("g", "interval")
+    read = [[json.loads(g.get(f"data-{part}"), parse_constant=_refused) for part in ("value", "low", "high")]
+            for g in groups]
+    assert read == [[0.5, None, 0.75], [None, None, None]]
+
+
+def _refused(constant: str) -> float:
+    """json.loads takes NaN and Infinity, which JSON (and a browser's JSON.parse) refuses."""
+    raise ValueError(f"not JSON: {constant}")

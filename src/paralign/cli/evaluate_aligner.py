@@ -36,8 +36,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_bootstrap_options(parser, "95%% bootstrap confidence of macro F1, resampling the pairs: mean ± half-width")
     add_format(parser)
     add_output(parser)
-    add_report(parser, "the scores, then every pair's grid against gold, worst first, "
-               "filterable by missed or wrong links")
+    add_report(parser, "the scores, then every pair against gold, worst first, the 1,000 worst "
+               "with their grids, filterable by missed or wrong links")
     parser.set_defaults(func=run)
 
 

@@ -62,6 +62,13 @@ def signature_note(signature: str, scope: str = "") -> Element:
     return el("p", "signature: ", el("code", signature), *([f" ({scope})"] if scope else []), class_="note")
 
 
+def signed(signature: str | None) -> list[Element]:
+    """The :func:`signature_note` of `signature` as a page's intro takes it, or none where there
+    is no signature (a line "signature:" over an empty box said nothing: ``paraeval --report``
+    of inputs none of which could be scored, a report of a result made without one)."""
+    return [signature_note(signature)] if signature else []
+
+
 def figure(picture: Element) -> Element:
     """A picture in its own box (scrolling when wider than the page). The box is drawn only
     near the window (``content-visibility: auto``: a page of 1,000 pairs took 5 s to show in

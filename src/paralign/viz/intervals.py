@@ -2,7 +2,8 @@
 (e.g. each metric's correlation with its 95% bootstrap interval), on one shared axis.
 
 Every row is a ``<g class="interval">`` with ``data-label``, ``data-value``, ``data-low`` and
-``data-high`` (the values as given, ``repr``) and a ``<title>``; the axis is ``<g class="x-axis">``
+``data-high`` (the values as JSON, :func:`.svg.json_text`: an undefined one, NaN, is ``null``, as
+the JSON output and the score cells beside the plot say) and a ``<title>``; the axis is ``<g class="x-axis">``
 with a ``<text>`` per tick, and a zero line is drawn when zero is on the axis. A row whose
 value is not finite is listed with "n/a" and no dot. Drawn with :mod:`.svg` like the other
 pictures (no plotting library).
@@ -18,7 +19,7 @@ from dataclasses import dataclass
 
 from .scatter import name_under, share, tick_labels, ticks
 from .style import FAINT, INK, RULE, STATUS_COLOURS
-from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
+from .svg import FONT_SIZE, Element, el, group, json_text, num, svg_root, text_width
 
 #: Plot width, row height and the margins (px); the left margin grows with the labels, the right
 #: one with the widest value.
@@ -88,7 +89,7 @@ def interval_plot(rows: Sequence[Interval], *, x_label: str, title: str, ident: 
                             stroke=DOT, stroke_width=2.5))
         if _finite(row.value):
             parts.append(el("circle", class_="point", cx=num(px(row.value)), cy=num(y), r=4.5, fill=DOT))
-        body.append(group(parts, class_="interval", data_label=row.label, data_value=repr(row.value),
-                          data_low=repr(row.low), data_high=repr(row.high)))
+        body.append(group(parts, class_="interval", data_label=row.label, data_value=json_text(row.value),
+                          data_low=json_text(row.low), data_high=json_text(row.high)))
     width = max(left + WIDTH + right, x_label_end)
     return svg_root(width, height + BOTTOM, body, title=title, ident=ident)

@@ -62,7 +62,7 @@ from ..errors import ConfigurationError, InputTypeError, counted
 from ..nlp import TextOrTokens, annotate_many
 from ..sentence import Sentence
 from .grid import alignment_grid
-from .html import isolated, signature_note
+from .html import isolated, signature_note, signed
 from .lattice import lattice_drawing, lattice_key
 from .lines import alignment_lines
 from .marks import AlignmentView, Confidences
@@ -146,7 +146,7 @@ def alignment_view(item: AlignedSentences | Alignment | AlignmentView, gold: Ali
 def _alignment_picture(view: AlignmentView, kind: str, signature: str | None, positions: bool) -> Picture:
     draw = alignment_lines if kind == "lines" else alignment_grid
     title = f"alignment {view.alignment.to_pharaoh()} (token positions)" if positions else None
-    notes = (signature_note(signature),) if signature else ()
+    notes = tuple(signed(signature))
     return Picture(_identified(lambda ident: draw(view, title=title, ident=ident), kind), notes)
 
 
@@ -243,7 +243,7 @@ def score_card(title: str, figures: Mapping, rows: Sequence[tuple], signature: s
 
     return _html(el("p", el("strong", title), *((" · ", *about) if about else ())),
                  score_table(figures, rows), *more, *(_note(n) for n in notes),
-                 signature_note(signature) if signature else None)
+                 *signed(signature))
 
 
 def _made_by(signal: str | None, aligner: str | None) -> list[Element | str]:

@@ -2,8 +2,8 @@
 with round tick values, and optionally a least-squares line, named with its equation in a legend
 row under the plot and in its tooltip.
 
-Every dot is a ``<circle class="point">`` with ``data-x``/``data-y`` (the values as given,
-``repr``) and a ``<title>``; the axes are ``<g class="x-axis">``/``<g class="y-axis">`` with a
+Every dot is a ``<circle class="point">`` with ``data-x``/``data-y`` (the values as JSON,
+:func:`.svg.json_text`, as every figure in a ``data-*`` attribute) and a ``<title>``; the axes are ``<g class="x-axis">``/``<g class="y-axis">`` with a
 ``<text>`` per tick. Drawn with :mod:`.svg` like the other pictures (no plotting library): the
 same escaping, fonts and viewBox, and the text is the same on every run.
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .style import FAINT, INK, RULE, STATUS_COLOURS
-from .svg import FONT_SIZE, Element, el, group, num, svg_root, text_width
+from .svg import FONT_SIZE, Element, el, group, json_text, num, svg_root, text_width
 
 #: Plot area size and the margins around it (px; the left one grows with the y axis' widest tick
 #: label, the right one with half the x axis' last, the top one with an axis' name longer than
@@ -130,7 +130,7 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     rules += "".join(f"M{num(left)} {num(py(v))}h{num(WIDTH)}" for v in ys)
     dots = [el("circle", el("title", f"{p.label} ({_label(p.x)}, {_label(p.y)})".strip()),
                class_="point", cx=num(px(p.x)), cy=num(py(p.y)), r=RADIUS,
-               data_x=repr(p.x), data_y=repr(p.y)) for p in shown]
+               data_x=json_text(p.x), data_y=json_text(p.y)) for p in shown]
     fit = _line(line, xs, ys, px, py)
     bottom = top + HEIGHT + BOTTOM
     legend_rows: list[Element] = []

@@ -17,6 +17,8 @@ or whole HTML pages (:mod:`.html`). No third-party drawing library and no system
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import unicodedata
 from collections.abc import Iterable
@@ -122,6 +124,14 @@ def num(value: float) -> str:
     """A coordinate: at most two decimals, no trailing zeros (``12``, ``3.5``, ``-0.25``)."""
     text = f"{value:.2f}".rstrip("0").rstrip(".")
     return "0" if text in ("-0", "") else text
+
+
+def json_text(value: object) -> str:
+    """`value` as the JSON output writes it, NaN (n/a) as ``null``: what a page's ``data-*``
+    attribute holding a figure says, so a reader or a filter meets n/a as the JSON's null, never
+    as ``nan`` (no JSON and no number to a page's reader)."""
+    exact = None if isinstance(value, float) and math.isnan(value) else value
+    return json.dumps(exact, ensure_ascii=False)
 
 
 @dataclass(frozen=True, slots=True)

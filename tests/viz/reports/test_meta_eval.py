@@ -3,6 +3,8 @@ are those of the JSON output, as the tables under them are."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from paralign.metrics.correlation import Interval, MetaEvaluation, MetricCorrelation
@@ -72,3 +74,51 @@ def test_each_systems_scores_are_in_a_table_not_only_in_tooltips(report_page) ->
     rows = [r for r in page.root.iter("tr") if r.get("data-system")]
     assert [r.get("data-system") for r in rows] == ["B", "A", "C"]  # by human score, best first
     assert [r.get("data-human") for r in rows] == ["0.2", "0.1", "-0.1"]
+
+
+def test_a_segment_plots_undefined_interval_reads_as_null_in_chromium(browser, tmp_path) -> None:
+    """The segment-level interval plots wrote an undefined end (NaN: too few resamples, a constant
+    side) as ``data-low="nan"``, which JSON.parse in the browser throws on, while the score cells
+    under them say ``null``. Read in Chromium, every figure a data-* attribute of the page holds
+    is JSON, the undefined one null."""
+    from paralign.metrics.segment_correlation import SEGMENT_CORRELATIONS, SegmentCorrelation
+
+    undefined = Interval(0.3, float("nan"), float("nan"))
+    segment = SegmentCorrelation("bleu", dict.fromkeys(SEGMENT_CORRELATIONS, undefined),
+                                 {"pairs": 3, "concordant": 2, "discordant": 1, "ties": 0, "identical": 0}, 9, 0)
+    result = replace(_result(), level="both", segment={"bleu": segment})
+    path = tmp_path / "report.html"
+    path.write_text(meta_eval_report(result), encoding="utf-8")
+    page = browser.new_page()
+    try:
+        page.goto(path.as_uri())
+        read = page.evaluate("""() => [...document.querySelectorAll('[data-value], [data-low], [data-high]')]
+            .flatMap(e => ['value', 'low', 'high'].filter(k => k in e.dataset).map(k => {
+                try { return [e.dataset.label || e.dataset.key, k, JSON.parse(e.dataset[k])]; }
+                catch (error) { return [e.dataset.label || e.dataset.key, k, 'not JSON: ' + e.dataset[k]]; } }))""")
+    finally:
+        page.close()
+    plotted = [row for row in read if row[0] == "bleu"]
+    assert len(plotted) == 2 * 3  # two plots (tau, Pearson), a row each, value, low and high
+    assert sorted(plotted) == sorted([["bleu", "value", 0.3], ["bleu", "low", None], ["bleu", "high", None]] * 2)
+    assert not [row for row in read if isinstance(row[2], str) and row[2].startswith("not JSON")]
+
+
+def test_a_long_system_name_keeps_the_systems_table_in_the_window(browser, tmp_path) -> None:
+    """A system named by 300 characters without a space made the table of the scatter's dots
+    wider than a 1,000 px window, its scores out of sight; in Chromium the name now wraps."""
+    long = "sys-" + "x" * 300
+    base = _result()
+    bleu = base.metrics["bleu"]
+    metric = MetricCorrelation("bleu", {long: 30.0, "B": 31.0, "C": 29.5}, bleu.correlations, bleu.samples, {})
+    result = replace(base, systems=(long, "B", "C"), metrics={"bleu": metric}, human={long: 0.1, "B": 0.2, "C": -0.1})
+    path = tmp_path / "report.html"
+    path.write_text(meta_eval_report(result), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.goto(path.as_uri())
+        page.click("summary")
+        right = page.evaluate("Math.ceil(document.querySelector('details table').getBoundingClientRect().right)")
+        assert right <= 1000 and page.evaluate("document.documentElement.scrollWidth") <= 1000
+    finally:
+        page.close()

@@ -90,3 +90,45 @@ def test_a_legend_entry_does_not_break_across_lines() -> None:
     from paralign.viz.reports.paraeval import TIER_CSS
 
     assert re.search(r"\.legend \.tier \{[^}]*white-space: nowrap", TIER_CSS)
+
+
+def test_a_comparison_of_systems_none_scored_shows_no_empty_signature(report_page) -> None:
+    """`paraeval --report` of several inputs none of which could be scored showed "signature:"
+    over an empty box: there is no signature to show, so there is no line."""
+    from paralign.viz.reports import systems_report
+
+    page = report_page(systems_report([{"input": "a.txt", "error": "a.txt: 3 lines, the references 4"},
+                                       {"input": "b.txt", "error": "b.txt: not UTF-8"}]))
+    assert "signature:" not in page.text and page.count("code") == 0
+    assert "no system scored" in page.text and "a.txt: 3 lines, the references 4" in page.text
+    signed = report_page(systems_report([{"input": "a.txt", "f": 0.5, "signature": "nrefs:1|version:X"}]))
+    assert "signature: nrefs:1|version:X" in signed.text
+
+
+def test_a_comparison_of_systems_none_scored_has_no_empty_table(report_page) -> None:
+    """With no system scored the page said "no system scored" above a table of one heading cell,
+    "system", and no row."""
+    from paralign.viz.reports import systems_report
+
+    for systems in ([], [{"input": "a.txt", "error": "a.txt: not UTF-8"}]):
+        assert report_page(systems_report(systems)).count("table") == 0
+    assert report_page(systems_report([{"input": "a.txt", "f": 0.5, "signature": "s"}])).count("table") == 1
+
+
+def test_a_long_system_name_keeps_the_systems_table_in_the_window(browser, tmp_path) -> None:
+    """An input named by a long path (308 characters, no space) made the systems table 3,500 px
+    wide in a 1,000 px window, every score out of sight; in Chromium the name now wraps in its cell."""
+    from paralign.viz.reports import systems_report
+
+    name = "outputs/" + "x" * 300 + ".txt"
+    figures = {"f": 0.5, "precision": 0.4, "recall": 0.6, "signature": "s"}
+    path = tmp_path / "report.html"
+    path.write_text(systems_report([{"input": name, **figures}, {"input": "b.txt", **figures}]), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.goto(path.as_uri())
+        right = page.evaluate("Math.ceil(document.querySelector('table').getBoundingClientRect().right)")
+        assert right <= 1000 and page.evaluate("document.documentElement.scrollWidth") <= 1000
+        assert set(page.evaluate("[...document.querySelectorAll('td.value')].map(td => td.getClientRects().length)")) == {1}
+    finally:
+        page.close()

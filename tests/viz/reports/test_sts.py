@@ -26,6 +26,16 @@ def test_a_small_file_lists_as_many_errors_as_it_has_pairs(report_page) -> None:
     assert "largest errors: none (no line fits these scores)" in page.text
 
 
+def test_a_file_without_errors_to_list_has_no_empty_errors_table(report_page) -> None:
+    """Where no line fits (one gold value, or no pair scored) the heading says "largest errors:
+    none"; under it was a table of column names and no row."""
+    report = _report([2.0, 2.0], [0.5, 0.7])
+    page = report_page(sts_report(report, report.to_dict()))
+    assert page.find("table", class_="errors") == []
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    assert len(report_page(sts_report(report, report.to_dict())).find("table", class_="errors")) == 1
+
+
 def test_the_reports_notes_are_shown_as_warnings(report_page) -> None:
     """A hybrid blend used with another aligner than its own: the JSON's note, on the page too."""
     from dataclasses import replace
@@ -110,3 +120,52 @@ def test_a_file_named_by_its_path_is_named_once(report_page) -> None:
     page = report_page(sts_report(report, report.to_dict()))
     heading = next(h for h in page.root.iter() if h.tag.endswith("h2") and h.get("id") == "set-1")
     assert "".join(heading.itertext()) == "small.tsv"
+
+
+def test_a_report_without_a_signature_shows_no_empty_signature_line(report_page) -> None:
+    """A report of scores given to the library (sts_from_scores: no aligner ran, so no signature)
+    showed "signature:" over an empty box, where the aligner report shows none."""
+    from dataclasses import replace
+
+    report = _report([1.0, 3.0, 5.0], [0.2, 0.9, 0.8])
+    assert "signature:" not in report_page(sts_report(report, report.to_dict())).text
+    signed = replace(report, signature="sts|version:X")
+    assert "signature: sts|version:X" in report_page(sts_report(signed, signed.to_dict())).text
+
+
+def test_a_sentence_holding_a_long_url_keeps_the_tables_in_the_window(browser, tmp_path) -> None:
+    """A sentence holding a 400-character URL could not wrap in its table cell: the largest
+    errors table and the table of every pair were 8,417 and 8,497 px wide in a 1,000 px window,
+    their gold, score and distance columns out of sight to the right. In Chromium, every table
+    now fits the window, the URL wrapped."""
+    url = "https://example.org/" + "a" * 400
+    pairs = (StsPair("0", 1.0, f"see {url}", "x", 1), StsPair("1", 3.0, " ".join(["word"] * 300), "y", 2),
+             StsPair("2", 5.0, "z", url, 3))
+    result = StsFileResult("f.tsv", "f.tsv", sts_from_scores([0.2, 0.9, 0.8], [1.0, 3.0, 5.0], signal="sultan2014"),
+                           (), pairs)
+    report = StsReport((result,), "sultan2014", "sultan:default")
+    path = tmp_path / "report.html"
+    path.write_text(sts_report(report, report.to_dict()), encoding="utf-8")
+    page = browser.new_page(viewport={"width": 1000, "height": 800})
+    try:
+        page.goto(path.as_uri())
+        page.click("summary")  # the folded table of every scored pair, too
+        widths = page.evaluate("""() => [document.documentElement.scrollWidth,
+            ...[...document.querySelectorAll('table')].map(t => Math.ceil(t.getBoundingClientRect().right))]""")
+        assert max(widths) <= 1000, widths
+        # the figures stay whole: no digit of a score broken onto a line of its own
+        heights = page.evaluate("[...document.querySelectorAll('td.value')].map(td => td.getClientRects().length)")
+        assert set(heights) == {1}
+    finally:
+        page.close()
+
+
+def test_a_file_of_no_scored_pair_says_so_instead_of_empty_axes(report_page) -> None:
+    """A file whose every row was skipped or failed showed empty axes from 0 to 1, a "largest
+    errors: none" heading and "all 0 scored pairs" folded over an empty table; now its scores
+    (pairs scored 0, Pearson n/a) and one line saying nothing was scored."""
+    report = _report([], [])
+    page = report_page(sts_report(report, report.to_dict()))
+    assert page.count("svg") == 0 and page.count("details") == 0 and page.count("h3") == 0
+    assert "no pair of this file was scored: nothing to plot or list" in page.text
+    assert page.values()["sets.0.pairs"] == 0

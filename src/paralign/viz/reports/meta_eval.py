@@ -20,7 +20,7 @@ from ...metrics import least_squares
 from ..html import Section, figure, page, signature_note
 from ..intervals import Interval, interval_plot
 from ..scatter import Point, scatter
-from ..svg import Element, el
+from ..svg import Element, el, json_text
 from .parts import CSS, lookup, number, score_table, value_cell
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,9 +71,9 @@ def systems_table(result: MetaEvaluation, metric: MetricCorrelation) -> Element:
     systems = sorted((s for s in metric.scores if s in result.human), key=lambda s: (-result.human[s], s))
     rows = [el("tr", el("th", "system"), el("th", "human score (DA z)"), el("th", f"{metric.name} score"))]
     for s in systems:
-        rows.append(el("tr", el("th", s), el("td", number(result.human[s]), class_="value"),
+        rows.append(el("tr", el("th", s, class_="name"), el("td", number(result.human[s]), class_="value"),
                        value_cell(f"metrics.{metric.name}.scores.{s}", round(metric.scores[s], 6)),
-                       data_system=s, data_human=repr(result.human[s])))
+                       data_system=s, data_human=json_text(result.human[s])))
     return el("details", el("summary", f"scores of the {counted(len(systems), 'system')}"), el("table", *rows, class_="scores"))
 
 

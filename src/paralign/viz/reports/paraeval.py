@@ -23,9 +23,9 @@ from collections.abc import Mapping, Sequence
 from ...errors import counted
 from ...metrics import SIGNIFICANT
 from ...metrics.paraeval import TIERS, UNMATCHED, GradedExplanation, MatchedSpan, SegmentMatch
-from ..html import Section, isolated, merged, page, signature_note, words
-from ..svg import Element, el
-from .parts import CSS, json_text, lookup, number, score_table, value_cell
+from ..html import Section, isolated, merged, page, signed, words
+from ..svg import Element, el, json_text
+from .parts import CSS, lookup, number, score_table, value_cell
 
 #: How every tier's word is drawn, and each tier's own look (its class's rules in
 #: :data:`TIER_CSS`; inline, where a page has no stylesheet: a notebook's output, :func:`highlighted`'s `inline`).
@@ -100,7 +100,7 @@ def legend(segments: Sequence[Sequence[MatchedSpan]], labels: Mapping[str, str],
 def _segment_attrs(number_: int, spans: Sequence[MatchedSpan], order: Sequence[str],
                    *extra: tuple[str, str]) -> tuple[tuple[str, str], ...]:
     """A segment section's attributes: its number, `extra` (a figure as JSON: n/a is ``null``,
-    :func:`.parts.json_text`), its unmatched words and its tiers (in `order`), which the report's
+    :func:`..svg.json_text`), its unmatched words and its tiers (in `order`), which the report's
     tests and filters read."""
     tiers = {span.tier for span in spans}
     return (("class", "segment"), ("data-segment", str(number_)), *extra,
@@ -150,7 +150,7 @@ def paraeval_report(corpus: Mapping, matches: Sequence[SegmentMatch], references
     tier, then each segment (`references[i]`: segment i's reference texts)."""
     shown_legend = legend([m.spans for m in matches], {t: LABELS[t] for t in TIERS})
     intro = [
-        signature_note(str(corpus.get("signature", ""))),
+        *signed(corpus.get("signature")),
         score_table(corpus, [("precision", "precision", True), ("recall", "recall", True), ("F", "f", True),
                              ("hypothesis words", "counts.hyp_words", False),
                              ("matched", "counts.hyp_matched", False),
@@ -190,7 +190,7 @@ def graded_report(corpus: Mapping, explanations: Sequence[GradedExplanation],
     shown = {**corpus, "segments": len(explanations),
              "words": sum(len(e.tokens) for e in explanations)}
     intro = [
-        signature_note(str(corpus.get("signature", ""))),
+        *signed(corpus.get("signature")),
         score_table(shown, [("score (system level)", "score", False), ("precision", "precision", True),
                             ("recall", "recall", True), ("F", "f", True),
                             ("hypothesis words", "words", False), ("segments", "segments", False)]),
@@ -225,7 +225,8 @@ def _system_row(k: int, system: Mapping, baseline: int | None, keys: Sequence[st
         return found
 
     mark = " (baseline)" if k == baseline else ""
-    return el("tr", el("th", isolated(str(system["input"])), mark), *[c for key in keys for c in cells(key)],
+    return el("tr", el("th", isolated(str(system["input"])), mark, class_="name"),
+              *[c for key in keys for c in cells(key)],
               class_="system", data_input=str(system["input"]))
 
 
@@ -255,7 +256,7 @@ def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> s
                class_="scores")
     best = ranked[0][1] if ranked else None
     intro: list[Element] = [
-        signature_note(str(best.get("signature", "")) if best else ""),
+        *signed(best.get("signature") if best else None),
         el("p", f"highest {'score' if headline == 'score' else 'F'}: {best['input']} "
                 f"({number(best.get(headline), digits=4)})" if best else "no system scored"),
     ]
@@ -267,7 +268,8 @@ def systems_report(systems: Sequence[Mapping], *, title: str | None = None) -> s
                   el("p", "The paired bootstrap's p-value (Koehn 2004, as sacrebleu's --paired-bs) is roughly the "
                           "chance of a difference from the baseline at least as large as the one seen if the two "
                           "systems were alike; it says that they differ, not which is better: the scores say that.", class_="note")]
-    intro.append(table)
+    if ranked:  # none scored: no table of a heading alone
+        intro.append(table)
     failed = [f"{s['input']}: {s['error']}" for s in systems if "error" in s]
     if failed:
         intro += [el("p", "not scored:", class_="note warning"), el("ul", *[el("li", f) for f in failed])]

@@ -13,9 +13,9 @@ from ...corpora.sts import StsPair
 from ...errors import counted
 from ...metrics import least_squares
 from ...similarity.sts import StsError, StsFileResult, StsReport, largest_errors, scored_pairs
-from ..html import Section, figure, isolated, merged, page, signature_note
+from ..html import Section, figure, isolated, merged, page, signed
 from ..scatter import Point, scatter
-from ..svg import Element, el
+from ..svg import Element, el, json_text
 from .parts import CSS, Row, score_table
 
 #: How many of each file's largest errors are listed.
@@ -47,7 +47,8 @@ def _heading_row(*more: str) -> Element:
 
 def _pair_cells(pair: StsPair, score: float) -> tuple[Element, ...]:
     """A scored pair's cells under :data:`_PAIR_COLUMNS`."""
-    return (el("td", str(pair.line)), el("td", pair.sentence1), el("td", pair.sentence2),
+    return (el("td", str(pair.line)), el("td", pair.sentence1, class_="sentence"),
+            el("td", pair.sentence2, class_="sentence"),
             el("td", f"{pair.score:g}", class_="value"), el("td", f"{score:.3f}", class_="value"))
 
 
@@ -55,8 +56,8 @@ def _errors_table(errors: Sequence[StsError]) -> Element:
     rows = [_heading_row("off the line")]
     for e in errors:
         rows.append(el("tr", *_pair_cells(e.pair, e.score), el("td", f"{e.residual:+.3f}", class_="value"),
-                       class_="error-pair", data_line=e.pair.line, data_gold=repr(e.pair.score),
-                       data_score=repr(e.score)))
+                       class_="error-pair", data_line=e.pair.line, data_gold=json_text(e.pair.score),
+                       data_score=json_text(e.score)))
     return el("table", *rows, class_="scores errors")
 
 
@@ -84,16 +85,22 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
     """One file: its correlations (`data`: the whole JSON result), its scatter, largest errors and
     scored pairs."""
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
-    plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter")
-    errors = largest_errors(result, count, line)  # fewer than `count` in a small file
-    body: tuple[Element, ...] = (
-        score_table(data, correlation_rows(f"{key}.")),
-        figure(plot),
-        el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
-           else "largest errors: none (no line fits these scores)"),
-        _errors_table(errors),
-        pairs_table(scored_pairs(result)),
-    )
+    scores = score_table(data, correlation_rows(f"{key}."))
+    body: tuple[Element, ...]
+    if not scored_pairs(result):  # every row skipped or failed: no empty axes, no table of nothing
+        body = (scores, el("p", "no pair of this file was scored: nothing to plot or list (rows skipped and "
+                                "pairs failed are counted above)", class_="note"))
+    else:
+        plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter")
+        errors = largest_errors(result, count, line)  # fewer than `count` in a small file
+        body = (
+            scores,
+            figure(plot),
+            el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
+               else "largest errors: none (no line fits these scores)"),
+            *([_errors_table(errors)] if errors else []),  # none: no table of column names alone
+            pairs_table(scored_pairs(result)),
+        )
     # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")";
     # the path only when it says more than the name ("mine.csv (mine.csv)")
     path = [" (", isolated(shown["path"]), ")"] if shown["path"] != shown["name"] else []
@@ -106,7 +113,7 @@ def sts_report(report: StsReport, data: Mapping, *, title: str | None = None, er
     the command printed it (file names as shown), so the figures equal the JSON output's."""
     intro = [
         el("p", f"signal: {data['signal']} · aligner: {data['aligner']}", class_="note"),
-        signature_note(str(data.get("signature", ""))),
+        *signed(data.get("signature")),
         *(el("p", f"warning: {note}", class_="note warning") for note in data.get("notes", ())),
         score_table(data, correlation_rows("", " (size-weighted mean)")),
     ]
