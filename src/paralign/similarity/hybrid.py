@@ -67,7 +67,7 @@ from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError, check_count
 from ..nlp import Annotator
 from ..shown_text import one_space
-from .contextual import encoder_options
+from .contextual import check_signals_encoder, encoder_options
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
 
@@ -516,6 +516,7 @@ def fit_hybrid_files(
         raise ConfigurationError("the hybrid signal needs training STS files (--train FILE)")
     # a missing extra fails before any alignment
     made = [make_signal(name, **encoder_options(name, encoder, device)) for name in signals]
+    check_signals_encoder(made, encoder, device)  # and a GPU torch does not see, as a missing encoder
     loaded = [load_sts(path).pairs for path in paths]  # every file read and checked before any alignment
     for path, pairs in zip(paths, loaded, strict=True):
         if not pairs:
