@@ -339,3 +339,12 @@ def test_an_sts_file_is_no_msrp_file(tmp_path):
         load_msrp(sts)
     own = write(tmp_path / "own.tsv", "1\ta\tb\tHe said so.\tHe said that.\n0\tc\td\tIt rains.\tIt is sunny.\n")
     assert [p.id for p in load_msrp(own)] == ["a-b", "c-d"]
+
+
+def test_table_lines_a_caller_gives_lose_their_line_end_alone() -> None:
+    """table_records on lines given as text (paralign.line_ends): a lone CR inside a TSV record
+    is a space, not a character of its sentence (rstrip('\\r\\n') kept it)."""
+    from paralign.corpora.sts import table_records
+
+    records = list(table_records(["sentence1\tsentence2\tscore\r\n", "A cat\rsat.\tA cat sat.\t4\r\r\n"]))
+    assert records == [(2, {"sentence1": "A cat sat.", "sentence2": "A cat sat.", "score": "4 "})]

@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..alignment import is_blank
 from ..errors import ConfigurationError, FormatError, counted
+from ..line_ends import line_text
 from ..textio import BOM, float_field, is_float_field, is_number_field, open_text, strip_bom
 
 #: Layout names accepted by :func:`load_sts`.
@@ -142,7 +143,7 @@ def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue
     """
     with open_text(path) as handle:
         for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\r\n")
+            line = line_text(raw)
             notes: list[RowIssue] = []
             if line.startswith(BOM):
                 line = line.lstrip(BOM)
@@ -171,7 +172,7 @@ def table_header(line: str) -> tuple[str, ...] | None:
     """The column names (lower-cased) when `line`, a file's first line, is a header naming
     :data:`TABLE_SENTENCES` columns, TAB-separated when it holds a TAB, else comma-separated
     (Excel's byte-order mark aside); else None."""
-    text = strip_bom(line).rstrip("\r\n")
+    text = line_text(strip_bom(line))
     if not all(name in text.lower() for name in TABLE_SENTENCES):  # a row (its fields may be longer than
         return None  # the csv module's field limit, 131072 characters: it raised on a long SemEval row)
     try:
@@ -211,7 +212,7 @@ def _records(lines: Iterator[str], delimiter: str) -> Iterator[tuple[int, int, l
     such as one with a field past its limit of 131072 characters, is why, and reading goes on)."""
     if delimiter == "\t":
         for number, line in enumerate(lines, start=2):
-            yield number, number, line.rstrip("\r\n").split("\t")
+            yield number, number, line_text(line).split("\t")
         return
     reader = csv.reader(lines)
     end = 1
