@@ -180,15 +180,6 @@ def check_run_encoder(encoder: str | None, device: str) -> None:
     check_encoder(encoder, device, check_gpu=options is None or options.address() is None)
 
 
-def check_signals_encoder(signals: Iterable[object], encoder: str | None, device: str) -> None:
-    """:func:`check_run_encoder` when any of `signals` (made by name on `encoder` and `device`)
-    runs the encoder (:func:`paralign.similarity.signature.uses_encoder`); nothing otherwise."""
-    from .signature import uses_encoder
-
-    if any(uses_encoder(signal) for signal in signals):
-        check_run_encoder(encoder, device)
-
-
 class ContextualAlignmentSignal:
     """``contextual-alignment``: content words aligned by the contextual aligner,
     confidence-weighted (see the module text). `aligner` replaces the ``contextual`` preset

@@ -67,9 +67,10 @@ from ..corpora.sts import SCORE_RANGE, load_sts
 from ..errors import ConfigurationError, FormatError, MismatchError, check_count
 from ..nlp import Annotator
 from ..shown_text import one_space
-from .contextual import check_signals_encoder, encoder_options
+from .contextual import encoder_options
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
+from .signature import check_signals_encoder
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np

@@ -29,7 +29,7 @@ from ..errors import (
     listed,
 )
 from ..nlp import Annotator
-from .contextual import check_run_encoder, check_signals_encoder, encoder_options
+from .contextual import check_run_encoder, encoder_options
 from .features import (
     CROSS_ENCODER_SETS,
     DEFAULT_FEATURE_SET,
@@ -55,7 +55,7 @@ from .paraphrase_features import evaluate_feature_rows as evaluate_feature_rows
 from .paraphrase_features import features_evaluation as features_evaluation
 from .scores import given_sides, parses_nothing, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
-from .signature import paraphrase_signature, training_id
+from .signature import check_signals_encoder, paraphrase_signature, training_id
 from .split_notes import repeated_ids_note as repeated_ids_note
 from .split_notes import split_notes as split_notes
 from .thresholds import DEFAULT_THRESHOLD_RULE, check_rule

@@ -28,7 +28,7 @@ from ..errors import (
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from ..shown_text import one_space
-from .contextual import check_signals_encoder, encoder_options
+from .contextual import encoder_options
 from .hybrid import (
     SHIPPED_BLEND,
     HybridModel,
@@ -42,7 +42,7 @@ from .hybrid import (
 )
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
-from .signature import scored_aligner, similarity_signature
+from .signature import check_signals_encoder, scored_aligner, similarity_signature
 
 
 def finite_number(value: object, what: str) -> float:
