@@ -142,13 +142,18 @@ def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue
     A generator: a caller that stops early closes it (the file with it).
     """
     with open_text(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = line_text(raw)
-            notes: list[RowIssue] = []
-            if line.startswith(BOM):
-                line = line.lstrip(BOM)
-                notes.append(RowIssue(number, "byte-order mark removed"))
-            yield number, line.split("\t"), notes
+        yield from line_rows(handle)
+
+
+def line_rows(lines: Iterable[str]) -> Iterator[tuple[int, list[str], list[RowIssue]]]:
+    """:func:`read_rows`' rows of `lines` (a file's, from its first line)."""
+    for number, raw in enumerate(lines, start=1):
+        line = line_text(raw)
+        notes: list[RowIssue] = []
+        if line.startswith(BOM):
+            line = line.lstrip(BOM)
+            notes.append(RowIssue(number, "byte-order mark removed"))
+        yield number, line.split("\t"), notes
 
 
 def parse_score(text: str) -> float | None:
@@ -233,13 +238,27 @@ def detect_format(path: str | Path) -> str:
     MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
     its 0/1 labels were read as gold scores and its two ids as the sentences; so is a table of
     paraphrase labels (:func:`_check_not_labels`)."""
-    with open_text(path) as handle:
+    with open_text(path) as handle:  # opened once: the first line tells a table, the rest a layout
         first = next(iter(handle), "")
         if table_header(first) is not None:
             _check_not_labels(path, [first, *itertools.islice(handle, MSRP_SAMPLE)])
             return "table"
-    rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
-    sample = list(itertools.islice(rows, MSRP_SAMPLE))
+        lines = itertools.chain([first] if first else [], handle)
+        rows = (fields for _number, fields, _notes in line_rows(lines) if any(f.strip() for f in fields))
+        sample = list(itertools.islice(rows, MSRP_SAMPLE))
+        _check_not_msrp_or_numbered(path, sample)
+        found = format_of_rows(itertools.chain(sample, rows))
+    if found is None:
+        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
+                          "whose first line names its columns, sentence1, sentence2 and score among them)",
+                          source=str(path))
+    return found
+
+
+def _check_not_msrp_or_numbered(path: str | Path, sample: list[list[str]]) -> None:
+    """FormatError naming `path` when its first rows that are not blank (`sample`) are an MSRP
+    file's, or count up past the gold scores' range as the ids of numbered pairs do
+    (:func:`detect_format`)."""
     if sample and ((header := is_msrp_header(sample[0])) or most_rows_msrp(sample)):
         told = "its first line is the 'Quality' header" if header else "a 0/1 label and two ids before the sentences"
         raise FormatError(f"an MSRP paraphrase file ({told}), not STS: its labels are no similarity scores and "
@@ -250,12 +269,6 @@ def detect_format(path: str | Path) -> str:
         raise FormatError(f"the first fields ({shown}, ... {firsts[-1][1]}) count up past the gold scores' range "
                           f"({SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}) as the ids of numbered pairs do, not gold scores: "
                           "expected 'score TAB s1 TAB s2' (paralign similarity scores numbered pairs)", source=str(path))
-    found = format_of_rows(itertools.chain(sample, rows))
-    if found is None:
-        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
-                          "whose first line names its columns, sentence1, sentence2 and score among them)",
-                          source=str(path))
-    return found
 
 
 def _check_not_labels(path: str | Path, lines: Sequence[str]) -> None:
