@@ -432,3 +432,26 @@ def test_a_relative_paralign_cache_dir_is_refused_naming_it(monkeypatch, tmp_pat
     with pytest.raises(SystemExit):
         main(["cache", "dir", "--help"])
     assert "a relative path is refused" in " ".join(capsys.readouterr().out.split())
+
+
+@pytest.mark.parametrize("variable", ["PARALIGN_CACHE_DIR", "PARALIGN_VECTOR_CACHE"])
+def test_both_cache_folders_expand_home_and_refuse_a_relative_path(monkeypatch, tmp_path, variable: str) -> None:
+    """PARALIGN_VECTOR_CACHE="~/vecs" made a folder named ``~`` and "vecs" a folder in whatever
+    folder a run started in (a run from another folder encoded every vector again), while
+    PARALIGN_CACHE_DIR expanded ``~`` and refused a relative path: both now read one way
+    (settings.folder_setting, disk_cache._absolute), and ParaEval's tier reads the checked folder."""
+    from paralign.disk_cache import cache_folders
+    from paralign.errors import ConfigurationError
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setenv(variable, "~/c")
+    assert cache_folders()["derived" if variable == "PARALIGN_CACHE_DIR" else "vectors"] == tmp_path / "c"
+    monkeypatch.setenv(variable, "c")
+    with pytest.raises(ConfigurationError, match=f"^{variable}='?c'? is a relative path"):
+        cache_folders()
+    if variable == "PARALIGN_VECTOR_CACHE":
+        from paralign.metrics.paraeval.configs import get_config
+        from paralign.metrics.paraeval.graded import GradedParaEval
+
+        with pytest.raises(ConfigurationError, match="^PARALIGN_VECTOR_CACHE"):
+            GradedParaEval(get_config("default"), cache_vectors=True)

@@ -23,3 +23,12 @@ def test_lf_text_reads_crlf_as_lf_and_a_lone_cr_as_a_space() -> None:
     assert lf_text("a\r\nb\rc\r\r\nd") == "a\nb c \nd"
     text = "no carriage return\n"
     assert lf_text(text) is text
+
+
+@pytest.mark.parametrize(("line", "text"), [("a\n", "a"), ("a\r\n", "a"), ("a\r\r\n", "a "), ("a\r", "a "),
+                                            ("a\rb\n", "a b"), ("a", "a"), ("\r\n", "")])
+def test_a_decoded_line_loses_its_line_end_alone(line: str, text: str) -> None:
+    """line_text: a decoded line without its LF or CRLF alone, a lone CR a space."""
+    from paralign.line_ends import line_text
+
+    assert line_text(line) == text

@@ -265,12 +265,25 @@ class Removed:
 
 def derived_folder() -> Path | None:
     """:func:`paralign.settings.cache_dir`, the folder of :func:`derived`'s entries;
-    ConfigurationError for a relative PARALIGN_CACHE_DIR: the cache would be in another folder
-    for every folder a command runs in (each run deriving again, entries left everywhere), so it
-    is refused, once, rather than made absolute against whichever folder came first."""
-    folder = cache_dir()
+    ConfigurationError for a relative PARALIGN_CACHE_DIR (:func:`_absolute`)."""
+    return _absolute(cache_dir(), "PARALIGN_CACHE_DIR")
+
+
+def vector_folder() -> Path | None:
+    """:func:`paralign.settings.vector_cache_dir`, the folder of ParaEval's contextual vectors
+    (None: no such cache); ConfigurationError for a relative PARALIGN_VECTOR_CACHE
+    (:func:`_absolute`): ``PARALIGN_VECTOR_CACHE=vecs`` wrote the vectors under whichever folder a
+    run started in, and a run from another folder encoded them all again."""
+    return _absolute(vector_cache_dir(), "PARALIGN_VECTOR_CACHE")
+
+
+def _absolute(folder: Path | None, variable: str) -> Path | None:
+    """`folder`, the one the environment `variable` names; ConfigurationError when it is relative:
+    the cache would be in another folder for every folder a command runs in (each run deriving
+    again, entries left everywhere), so it is refused, once, rather than made absolute against
+    whichever folder came first."""
     if folder is not None and not folder.is_absolute():
-        raise ConfigurationError(f"PARALIGN_CACHE_DIR={shown_value(os.environ.get('PARALIGN_CACHE_DIR', ''))} is "
+        raise ConfigurationError(f"{variable}={shown_value(os.environ.get(variable, ''))} is "
                                  "a relative path: the cache would be in another folder wherever a command "
                                  "runs; give an absolute path (~/... is the home folder), or set it empty "
                                  "for no cache")
@@ -279,9 +292,8 @@ def derived_folder() -> Path | None:
 
 def cache_folders() -> dict[str, Path | None]:
     """Each kind's folder (None: no such cache: PARALIGN_CACHE_DIR set empty, or
-    PARALIGN_VECTOR_CACHE unset); ConfigurationError for a relative PARALIGN_CACHE_DIR
-    (:func:`derived_folder`)."""
-    return {"derived": derived_folder(), "vectors": vector_cache_dir()}
+    PARALIGN_VECTOR_CACHE unset); ConfigurationError for a relative one (:func:`_absolute`)."""
+    return {"derived": derived_folder(), "vectors": vector_folder()}
 
 
 def folder_names() -> dict[str, str | None]:

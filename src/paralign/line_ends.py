@@ -48,6 +48,14 @@ def lf_text(text: str) -> str:
     return text
 
 
+def line_text(line: str) -> str:
+    """A decoded line as iteration gives it (a file's, or one a caller hands a reader), without
+    its line end (LF, or CRLF) and nothing more, a lone CR in it read as a space (:func:`lf_text`):
+    what every reader makes of that line. ``rstrip("\\r\\n")`` dropped every CR before the LF
+    (both CRs of a line ending ``\\r\\r\\n``) and kept a lone CR inside the line, which spaCy makes a token of."""
+    return lf_text(line).removesuffix("\n")
+
+
 def without_line_end(raw: bytes) -> bytes:
     """A line as readline gives it, without its line end (:mod:`paralign.line_ends`: LF, or
     CRLF) and nothing more: a lone CR before it, or ending a last line without LF, is no line

@@ -82,9 +82,20 @@ def is_device(value: object) -> bool:
 def vector_cache_dir() -> Path | None:
     """$PARALIGN_VECTOR_CACHE: a folder where ParaEval's contextual tier keeps the word vectors
     of each stream of segments it encoded, so a second run over the same files reads them
-    instead of running the encoder again (None: no cache)."""
-    value = os.environ.get("PARALIGN_VECTOR_CACHE")
-    return Path(value) if value else None
+    instead of running the encoder again (None: unset or empty, no cache). ``~`` is the home
+    folder and a relative value is returned as it is (for :func:`paralign.disk_cache.vector_folder`
+    to refuse), as for PARALIGN_CACHE_DIR (:func:`folder_setting`)."""
+    return folder_setting("PARALIGN_VECTOR_CACHE")
+
+
+def folder_setting(variable: str) -> Path | None:
+    """The folder the environment `variable` names, ``~`` the home folder as a shell reads it
+    unquoted (``"~/c"`` made a folder named ``~``; a systemd unit or a .env file does not expand
+    it); None when it is unset or empty. A relative value is returned as it is, for
+    :mod:`paralign.disk_cache` to refuse by name (this layer has no error of its own:
+    :mod:`paralign.errors` is beside it)."""
+    value = os.environ.get(variable)
+    return Path(os.path.expanduser(value)) if value else None
 
 
 def cache_dir() -> Path | None:
@@ -93,13 +104,11 @@ def cache_dir() -> Path | None:
     table file of 1 MB or more with its hash), so a command does not parse them again.
     PARALIGN_CACHE_DIR set to an empty string, or no home folder to put the default in: no cache.
     A relative XDG_CACHE_HOME is ignored, as the XDG Base Directory specification requires (it
-    would put the cache under whatever folder a command happens to run in). PARALIGN_CACHE_DIR's
-    ``~`` is the home folder, as a shell reads it unquoted (``PARALIGN_CACHE_DIR="~/c"`` made a
-    folder named ``~``); a relative value is returned as it is, for :mod:`paralign.disk_cache`
-    to refuse by name (this layer has no error of its own: :mod:`paralign.errors` is beside it)."""
-    value = os.environ.get("PARALIGN_CACHE_DIR")
-    if value is not None:
-        return Path(os.path.expanduser(value)) if value else None
+    would put the cache under whatever folder a command happens to run in). PARALIGN_CACHE_DIR is
+    read by :func:`folder_setting`: ``~`` is the home folder, a relative value is left to
+    :mod:`paralign.disk_cache` to refuse."""
+    if "PARALIGN_CACHE_DIR" in os.environ:
+        return folder_setting("PARALIGN_CACHE_DIR")
     xdg = os.environ.get("XDG_CACHE_HOME")
     if xdg and os.path.isabs(xdg):
         return Path(xdg) / "paralign"

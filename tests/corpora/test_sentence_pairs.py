@@ -537,3 +537,22 @@ def test_a_record_with_links_under_any_key_the_gold_reader_reads_keeps_its_token
     pair = next(iter(read_input_pairs([line], "jsonl", False)))
     assert pair.source == ["The", "cat's", "toy", "."] and pair.target == ["the", "toy", "."]
     assert pair.own_tokens is False  # on the gold's tokens: signed as a gold file's pairs are
+
+
+@pytest.mark.parametrize("text", ["A cat\rsat down.\tA cat sat.\r\r\n", "1\tA cat\rsat down.\tA cat sat.\r\n"])
+def test_lines_a_caller_gives_read_as_the_same_file_s_lines(tmp_path, text: str) -> None:
+    """A line handed to the readers as text (an API caller's list, io.StringIO) loses its line end
+    and nothing more, a lone CR in it a space, as the file of the same bytes reads
+    (paralign.line_ends): rstrip('\\r\\n') kept the CR inside the line, which reached spaCy and
+    the records as written, and dropped every CR before the LF."""
+    from paralign.corpora.sentence_pairs import read_pair_rows, read_parallel
+    from paralign.textio import open_text
+
+    path = tmp_path / "pairs.tsv"
+    path.write_bytes(text.encode())
+    with open_text(path) as handle:
+        from_file = list(read_pair_rows(handle))
+    assert list(read_pair_rows([text])) == from_file
+    assert from_file[0][1] == ("A cat sat down.", "A cat sat.")
+    source, target = text.split("\t")[-2:]
+    assert list(read_parallel([source + "\n"], [target], tokenized=False))[0].source == "A cat sat down."

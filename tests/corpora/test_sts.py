@@ -12,6 +12,7 @@ from paralign.corpora.msrp import load_msrp
 from paralign.corpora.sentence_pairs import detect_layout
 from paralign.corpora.sts import detect_format, load_sts
 from paralign.errors import ConfigurationError, FormatError
+from paralign.textio import open_text
 
 
 def write(path, text: str, encoding: str = "utf-8"):
@@ -339,3 +340,32 @@ def test_an_sts_file_is_no_msrp_file(tmp_path):
         load_msrp(sts)
     own = write(tmp_path / "own.tsv", "1\ta\tb\tHe said so.\tHe said that.\n0\tc\td\tIt rains.\tIt is sunny.\n")
     assert [p.id for p in load_msrp(own)] == ["a-b", "c-d"]
+
+
+def test_table_lines_a_caller_gives_lose_their_line_end_alone() -> None:
+    """table_records on lines given as text (paralign.line_ends): a lone CR inside a TSV record
+    is a space, not a character of its sentence (rstrip('\\r\\n') kept it)."""
+    from paralign.corpora.sts import table_records
+
+    records = list(table_records(["sentence1\tsentence2\tscore\r\n", "A cat\rsat.\tA cat sat.\t4\r\r\n"]))
+    assert records == [(2, {"sentence1": "A cat sat.", "sentence2": "A cat sat.", "score": "4 "})]
+
+
+@pytest.mark.parametrize(("text", "layout"), [("4.8\tA cat sat.\tA cat sat down.\n", "sts"),
+                                               ("sentence1\tsentence2\tscore\nA cat.\tA dog.\t1\n", "table")])
+def test_detect_format_opens_its_file_once(tmp_path, monkeypatch, text: str, layout: str) -> None:
+    """detect_format read a file that is no table twice (its first line, then its rows from the
+    start again): twice the opening, and a gzip file's decompression, for one answer."""
+    from paralign.corpora import sts
+
+    opened = []
+
+    def counting(path, *args, **kwargs):
+        opened.append(path)
+        return open_text(path, *args, **kwargs)
+
+    path = tmp_path / "pairs.tsv"
+    path.write_text(text, encoding="utf-8")
+    monkeypatch.setattr(sts, "open_text", counting)
+    assert sts.detect_format(path) == layout
+    assert len(opened) == 1

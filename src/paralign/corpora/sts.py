@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..alignment import is_blank
 from ..errors import ConfigurationError, FormatError, counted
+from ..line_ends import line_text
 from ..textio import BOM, float_field, is_float_field, is_number_field, open_text, strip_bom
 
 #: Layout names accepted by :func:`load_sts`.
@@ -141,13 +142,18 @@ def read_rows(path: str | Path) -> Generator[tuple[int, list[str], list[RowIssue
     A generator: a caller that stops early closes it (the file with it).
     """
     with open_text(path) as handle:
-        for number, raw in enumerate(handle, start=1):
-            line = raw.rstrip("\r\n")
-            notes: list[RowIssue] = []
-            if line.startswith(BOM):
-                line = line.lstrip(BOM)
-                notes.append(RowIssue(number, "byte-order mark removed"))
-            yield number, line.split("\t"), notes
+        yield from line_rows(handle)
+
+
+def line_rows(lines: Iterable[str]) -> Iterator[tuple[int, list[str], list[RowIssue]]]:
+    """:func:`read_rows`' rows of `lines` (a file's, from its first line)."""
+    for number, raw in enumerate(lines, start=1):
+        line = line_text(raw)
+        notes: list[RowIssue] = []
+        if line.startswith(BOM):
+            line = line.lstrip(BOM)
+            notes.append(RowIssue(number, "byte-order mark removed"))
+        yield number, line.split("\t"), notes
 
 
 def parse_score(text: str) -> float | None:
@@ -171,7 +177,7 @@ def table_header(line: str) -> tuple[str, ...] | None:
     """The column names (lower-cased) when `line`, a file's first line, is a header naming
     :data:`TABLE_SENTENCES` columns, TAB-separated when it holds a TAB, else comma-separated
     (Excel's byte-order mark aside); else None."""
-    text = strip_bom(line).rstrip("\r\n")
+    text = line_text(strip_bom(line))
     if not all(name in text.lower() for name in TABLE_SENTENCES):  # a row (its fields may be longer than
         return None  # the csv module's field limit, 131072 characters: it raised on a long SemEval row)
     try:
@@ -211,7 +217,7 @@ def _records(lines: Iterator[str], delimiter: str) -> Iterator[tuple[int, int, l
     such as one with a field past its limit of 131072 characters, is why, and reading goes on)."""
     if delimiter == "\t":
         for number, line in enumerate(lines, start=2):
-            yield number, number, line.rstrip("\r\n").split("\t")
+            yield number, number, line_text(line).split("\t")
         return
     reader = csv.reader(lines)
     end = 1
@@ -232,13 +238,27 @@ def detect_format(path: str | Path) -> str:
     MSRP file (its header, or most sampled rows an MSRP row, as ``similarity --pairs`` tells it):
     its 0/1 labels were read as gold scores and its two ids as the sentences; so is a table of
     paraphrase labels (:func:`_check_not_labels`)."""
-    with open_text(path) as handle:
+    with open_text(path) as handle:  # opened once: the first line tells a table, the rest a layout
         first = next(iter(handle), "")
         if table_header(first) is not None:
             _check_not_labels(path, [first, *itertools.islice(handle, MSRP_SAMPLE)])
             return "table"
-    rows = (fields for _number, fields, _notes in read_rows(path) if any(f.strip() for f in fields))
-    sample = list(itertools.islice(rows, MSRP_SAMPLE))
+        lines = itertools.chain([first] if first else [], handle)
+        rows = (fields for _number, fields, _notes in line_rows(lines) if any(f.strip() for f in fields))
+        sample = list(itertools.islice(rows, MSRP_SAMPLE))
+        _check_not_msrp_or_numbered(path, sample)
+        found = format_of_rows(itertools.chain(sample, rows))
+    if found is None:
+        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
+                          "whose first line names its columns, sentence1, sentence2 and score among them)",
+                          source=str(path))
+    return found
+
+
+def _check_not_msrp_or_numbered(path: str | Path, sample: list[list[str]]) -> None:
+    """FormatError naming `path` when its first rows that are not blank (`sample`) are an MSRP
+    file's, or count up past the gold scores' range as the ids of numbered pairs do
+    (:func:`detect_format`)."""
     if sample and ((header := is_msrp_header(sample[0])) or most_rows_msrp(sample)):
         told = "its first line is the 'Quality' header" if header else "a 0/1 label and two ids before the sentences"
         raise FormatError(f"an MSRP paraphrase file ({told}), not STS: its labels are no similarity scores and "
@@ -249,12 +269,6 @@ def detect_format(path: str | Path) -> str:
         raise FormatError(f"the first fields ({shown}, ... {firsts[-1][1]}) count up past the gold scores' range "
                           f"({SCORE_RANGE[0]:g}-{SCORE_RANGE[1]:g}) as the ids of numbered pairs do, not gold scores: "
                           "expected 'score TAB s1 TAB s2' (paralign similarity scores numbered pairs)", source=str(path))
-    found = format_of_rows(itertools.chain(sample, rows))
-    if found is None:
-        raise FormatError("no STS rows found (expected 'score TAB s1 TAB s2', the STS Benchmark, or a CSV or TSV "
-                          "whose first line names its columns, sentence1, sentence2 and score among them)",
-                          source=str(path))
-    return found
 
 
 def _check_not_labels(path: str | Path, lines: Sequence[str]) -> None:

@@ -167,6 +167,19 @@ def encoder_options(name: str, model: str | None, device: str) -> dict[str, obje
     return {"encoder": model, "device": device} if name == "hybrid" else {}
 
 
+def check_run_encoder(encoder: str | None, device: str) -> None:
+    """:func:`paralign.neural.check_encoder` on the encoder `encoder` on `device`, before a run's
+    work: without the neural extra, with an encoder that is not there, or with a GPU torch does
+    not see, the run fails in seconds, not where the model loads once every pair is aligned. A
+    GPU is left to a scheduler's workers (the enclosing runner block's,
+    :func:`paralign.workers.block_options`), which have their own."""
+    from ..neural import check_encoder
+    from ..workers import block_options
+
+    options = block_options()
+    check_encoder(encoder, device, check_gpu=options is None or options.address() is None)
+
+
 class ContextualAlignmentSignal:
     """``contextual-alignment``: content words aligned by the contextual aligner,
     confidence-weighted (see the module text). `aligner` replaces the ``contextual`` preset

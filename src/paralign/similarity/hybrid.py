@@ -70,6 +70,7 @@ from ..shown_text import one_space
 from .contextual import encoder_options
 from .scores import score_aligned
 from .signals import Signal, cache_options, make_signal, needs_alignment, register_signal
+from .signature import check_signals_encoder
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -516,6 +517,7 @@ def fit_hybrid_files(
         raise ConfigurationError("the hybrid signal needs training STS files (--train FILE)")
     # a missing extra fails before any alignment
     made = [make_signal(name, **encoder_options(name, encoder, device)) for name in signals]
+    check_signals_encoder(made, encoder, device)  # and a GPU torch does not see, as a missing encoder
     loaded = [load_sts(path).pairs for path in paths]  # every file read and checked before any alignment
     for path, pairs in zip(paths, loaded, strict=True):
         if not pairs:

@@ -29,7 +29,7 @@ from ..errors import (
     listed,
 )
 from ..nlp import Annotator
-from .contextual import encoder_options
+from .contextual import check_run_encoder, encoder_options
 from .features import (
     CROSS_ENCODER_SETS,
     DEFAULT_FEATURE_SET,
@@ -55,7 +55,7 @@ from .paraphrase_features import evaluate_feature_rows as evaluate_feature_rows
 from .paraphrase_features import features_evaluation as features_evaluation
 from .scores import given_sides, parses_nothing, score_aligned, training_sentences
 from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
-from .signature import paraphrase_signature, training_id
+from .signature import check_signals_encoder, paraphrase_signature, training_id
 from .split_notes import repeated_ids_note as repeated_ids_note
 from .split_notes import split_notes as split_notes
 from .thresholds import DEFAULT_THRESHOLD_RULE, check_rule
@@ -220,20 +220,20 @@ def _align_splits(train: Sequence[tuple[TextLike, TextLike, bool]], test: Sequen
 
 def _neural_parts_checked(classifier: str, signal: str | Signal | None, feature_set: str | None,
                           cross_encoder: bool, encoder: str | None, device: str) -> Signal | None:
-    """The signal classifier's signal, made, or (the features classifier) the encoder checked
-    when its `feature_set` or the cross-encoder run it: without the neural extra, or with an
-    encoder that is not there, evaluate_paraphrase fails before any pair is aligned (it failed
-    once every pair was aligned, 15 s on 2,000 pairs; minutes on MSRP). A GPU is left to a
-    scheduler's workers (the enclosing runner block's, :func:`paralign.workers.block_options`),
-    which have their own."""
+    """The signal classifier's signal, made, or (the features classifier) None; the encoder
+    checked (:func:`~.contextual.check_run_encoder`) when a neural signal given by name, the `feature_set` or
+    the cross-encoder run it: without the neural extra, with an encoder that is not there, or
+    with a GPU torch does not see, evaluate_paraphrase fails before any pair is aligned (it
+    failed once every pair was aligned, 15 s on 2,000 pairs; minutes on MSRP; a neural signal's
+    --device was still told there). A Signal object keeps its own encoder."""
     if classifier != "features":
-        return _named_signal(DEFAULT_SIGNAL if signal is None else signal, encoder, device)
+        wanted = DEFAULT_SIGNAL if signal is None else signal
+        made = _named_signal(wanted, encoder, device)
+        if isinstance(wanted, str):  # a Signal object keeps its own encoder
+            check_signals_encoder([made], encoder, device)
+        return made
     if cross_encoder or uses_encoder(named_feature_set(feature_set or DEFAULT_FEATURE_SET)):
-        from ..neural import check_encoder
-        from ..workers import block_options
-
-        options = block_options()
-        check_encoder(encoder, device, check_gpu=options is None or options.address() is None)
+        check_run_encoder(encoder, device)
     return None
 
 

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ..aligners.batch import AlignedBatch, PairFailure
 from .features import FEATURES, pair_features, prepare_features
-from .model import BLEND, LogisticModel, blend, pair_texts, saved_model_digest
+from .model import BLEND, FAR_OUTSIDE, LogisticModel, blend, pair_texts, saved_model_digest
 from .paraphrase_evaluation import ParaphraseEvaluation, paraphrase_from_scores
 from .scores import map_aligned
 from .validation import cross_validate_model
@@ -68,7 +68,21 @@ def features_evaluation(
             result, (train_batch, train_rows, train_labels), (test_batch, test_rows, test_labels),
             cross_encoder, save_to, progress, rule, encoder=encoder, device=device,
         )
-    return result, train_failures, test_failures
+    note = far_outside_note(result.model, test_rows) if result.model is not None else None
+    return replace(result, notes=(*result.notes, note)) if note else result, train_failures, test_failures
+
+
+def far_outside_note(model: LogisticModel, rows: Sequence[Sequence[float] | None], what: str = "test pairs") -> str | None:
+    """A note counting the `rows` (`what`) far outside what `model` was fitted on
+    (:meth:`LogisticModel.far_outside`), once for them all, or None: its probabilities there
+    are a linear model extrapolated, not what it was fitted to tell."""
+    count, feature, distance = model.far_outside(rows)
+    if not count:
+        return None
+    scored = sum(row is not None for row in rows)
+    return (f"{count} of {scored} {what} {'has' if count == 1 else 'have'} a feature more than {FAR_OUTSIDE:g} standard deviations from the "
+            f"training pairs' mean (most often {feature}, up to {distance:.0f}): the model extrapolates there, "
+            "so their probabilities are not what it was fitted to tell (train on pairs like them)")
 
 
 def blend_cross_encoder(

@@ -35,7 +35,7 @@ from ..alignment import AlignFunction
 from ..errors import InputTypeError, file_path, shown_value
 from ..signature import file_name_part, join_signature, setting_value, short_hash, signature_parts
 from ..textio import input_file_error, require_file
-from .contextual import ENCODER_SIGNALS
+from .contextual import ENCODER_SIGNALS, check_run_encoder
 from .signals import Signal, check_joined, check_signal, make_signal, needs_alignment
 
 
@@ -157,6 +157,14 @@ def uses_encoder(signal: Any, aligner: AlignFunction | Any | None = None) -> boo
     if any(getattr(c, "name", "") in ENCODER_SIGNALS or _runs_encoder_features(c) for c in signals):
         return True
     return any(needs_alignment(c) for c in signals) and "encoder" in aligner_parts(aligner)
+
+
+def check_signals_encoder(signals: Iterable[object], encoder: str | None, device: str) -> None:
+    """:func:`~.contextual.check_run_encoder` (the neural extra, the encoder, a GPU torch does not
+    see: before any pair is aligned) when any of `signals` (made by name on `encoder` and
+    `device`) runs the encoder (:func:`uses_encoder`); nothing otherwise."""
+    if any(uses_encoder(signal) for signal in signals):
+        check_run_encoder(encoder, device)
 
 
 def _has_encoder_features(names: Sequence[str] | None) -> bool:

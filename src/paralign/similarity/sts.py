@@ -42,7 +42,7 @@ from .hybrid import (
 )
 from .scores import similarity_many
 from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
-from .signature import scored_aligner, similarity_signature
+from .signature import check_signals_encoder, scored_aligner, similarity_signature
 
 
 def finite_number(value: object, what: str) -> float:
@@ -311,11 +311,14 @@ def evaluate_sts_files(
                                   encoder=encoder, device=device)
                  if train else default_model())
         sig: Signal = HybridSignal(model, encoder=encoder, device=device)
+        check_signals_encoder([sig], encoder, device)  # before any pair is scored (a fit checked its candidates' first)
     elif train:
         raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")
     else:
         options = encoder_options(signal, encoder, device) if isinstance(signal, str) else {}
         made = make_signal(signal, **options)
+        if isinstance(signal, str):  # a Signal object keeps its own encoder
+            check_signals_encoder([made], encoder, device)  # before any pair is aligned
         sig = fit_on_files(made, idf_from) if idf_from or needs_fit(made) else made
     results = []
     for path, name, data in zip(paths, set_names(paths), datasets, strict=True):

@@ -41,9 +41,9 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from ...caching import CappedDict, cache_dict
+from ...disk_cache import vector_folder
 from ...errors import ConfigurationError
 from ...paraphrases import ParaphraseSource, ParaphraseTable, WordNetSynonyms
-from ...settings import vector_cache_dir
 from ...stemming import stem as stem_word
 from ...tables import atomic_path
 from .configs import TIER_ORDER, Config
@@ -214,7 +214,7 @@ class GradedParaEval:
         #: the rows of (segment, hypothesis words) against the last prepared references
         self._memo: tuple[PreparedReferences | None, dict] = (None, {})
         self._encoder = None
-        self._vector_dir = vector_cache_dir() if cache_vectors else None  # a server: one file a request
+        self._vector_dir = vector_folder() if cache_vectors else None  # a server: one file a request
         if "contextual" in tiers:
             if encoder is None:
                 from ...neural import Encoder
