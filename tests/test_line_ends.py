@@ -11,6 +11,7 @@ from paralign.line_ends import CR_ONLY, cr_only_error, lf_text
 @pytest.mark.parametrize(("start", "refused"), [
     (b"a\rb\r", True), (b"a\r", True), (b"\r", True),  # no LF: the line ends are the CRs
     (b"a\rb\n", False), (b"a\r\n", False), (b"a b", False), (b"", False),  # an LF, or no CR
+    (b"\x7fELF\x02\x01\x00\x00\r\x00", False),  # a NUL: binary data, for the bad-byte check to name
 ])
 def test_cr_only_is_a_cr_without_any_lf(start: bytes, refused: bool) -> None:
     error = cr_only_error(start, "x.txt")

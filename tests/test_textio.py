@@ -44,6 +44,17 @@ def test_cr_only_line_ends_are_one_error_in_every_mode(tmp_path: Path, gz: bool,
                                        "< FILE > NEW")
 
 
+def test_binary_data_with_crs_and_no_lf_is_named_binary_not_cr_line_ends(tmp_path: Path) -> None:
+    """The head of an executable holds CRs and NULs and, in its first kilobytes, often no LF: it
+    was told its line ends were CR only (classic Mac OS) and to convert them with tr; its NUL
+    names it binary data, as in a file with LFs."""
+    path = tmp_path / "x.txt"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00\r\x00\x00abc\r")
+    with pytest.raises(FormatError) as info, open_text(path) as handle:
+        handle.read()
+    assert str(info.value) == f"{path}:1: a NUL byte (0x00 at column 8): binary data, not text"
+
+
 @pytest.mark.parametrize("block_size", [1, 3, 1 << 16])
 def test_a_lone_cr_reads_as_a_space(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block_size: int) -> None:
     """A stray CR inside a line split it in two here (universal newlines) but not in the readers

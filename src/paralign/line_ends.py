@@ -9,7 +9,9 @@ is to str.split, so no tokeniser makes a token of it (spaCy would) and no output
 terminal would go back to the start of its line). An input that holds a CR but no LF at all
 has CR-only line ends (classic Mac OS): read by that rule it would be one giant line, so every
 reader refuses it with one FormatError at line 1 (:func:`cr_only_error`), whatever the
-encoding-errors mode, as UTF-16 text is.
+encoding-errors mode, as UTF-16 text is. An input whose start holds a NUL byte is binary data,
+not a Mac text file (an executable has CRs and may have no LF in its first kilobytes): the
+readers' bad-byte check names it (``textio.bad_byte``: "a NUL byte ...: binary data, not text").
 
 Why one contract: :class:`paralign.textio.Utf8LineReader` (``align``, ``similarity``, tables)
 split lines at a lone CR as text mode does, while the readers that split bytes themselves
@@ -34,8 +36,10 @@ def cr_only_error(start: bytes, name: str) -> FormatError | None:
     `start`: the input's bytes from its beginning up to and with its first LF, or all of them
     when it has none (a first line as ``readline`` gives it; a first block cut at an LF; a
     whole file). Holding a CR and no LF, it is the whole input and has no line end but CRs.
-    A reader checks its first line only, so the check costs nothing per line."""
-    if b"\r" in start and b"\n" not in start:
+    A reader checks its first line only, so the check costs nothing per line. A NUL in `start`
+    makes it binary data, not text of CR line ends: None, for the bad-byte check to name (before,
+    the head of an executable was told to convert its line ends with tr)."""
+    if b"\r" in start and b"\n" not in start and b"\x00" not in start:
         return FormatError(CR_ONLY, source=name, line=1)
     return None
 
