@@ -190,9 +190,11 @@ def test_a_reader_that_goes_away_ends_the_run_at_the_next_line(monkeypatch, caps
     assert "Traceback" not in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", [["similarity", "--aligner", "exact", "--pairs"],
-                                     ["lattice", "distance", "--tokenized", "--sentences"]])
-def test_the_bad_lines_of_a_batch_are_reported_by_the_one_rule(tmp_path, capsys, command) -> None:
+@pytest.mark.parametrize(("command", "in_place"), [
+    (["similarity", "--aligner", "exact", "--pairs"], "NA in the output"),
+    (["lattice", "distance", "--tokenized", "--sentences"], "empty lines in the output"),
+])
+def test_the_bad_lines_of_a_batch_are_reported_by_the_one_rule(tmp_path, capsys, command, in_place) -> None:
     """A batch names its first 20 bad lines on stderr as it meets them, then says further ones
     are counted, not shown, and ends with "... and N more warnings" before its summary count
     (docs/CLI.md, Exit status; `cli._warnings`). Before, `similarity` and `lattice distance`
@@ -206,7 +208,22 @@ def test_the_bad_lines_of_a_batch_are_reported_by_the_one_rule(tmp_path, capsys,
     assert [n for n in range(1, 28) if f"x.txt:{n}:" in err] == list(range(2, 22))
     assert err.splitlines()[-2:] == ["paralign: warning: ... and 5 more warnings",
                                      f"paralign: warning: {path}: 25 of 27 input lines bad (reported above; "
-                                     "empty or NA in the output)"]
+                                     f"{in_place})"]
+
+
+@pytest.mark.parametrize(("command", "in_place"), [
+    (["align", "--aligner", "exact", "--format", "text"], "empty lines in the output"),
+    (["align", "--aligner", "exact", "--format", "json"], '"error" objects in the output'),
+    (["similarity", "--aligner", "exact", "--format", "json", "--pairs"], "null in the output"),
+])
+def test_a_batch_s_summary_names_what_its_command_writes_for_a_bad_line(tmp_path, capsys, command, in_place) -> None:
+    """The summary said "empty or NA in the output" (and "an "error" object or null") whatever
+    the command: align never writes NA or null, similarity never an empty line. Each says its own."""
+    path = tmp_path / "x.txt"
+    path.write_text("A b .\tA b .\n\nA b .\tA b .\n", encoding="utf-8")
+    assert main([*command, str(path)]) == 0
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        f"paralign: warning: {path}: 1 of 3 input lines bad (reported above; {in_place})")
 
 
 def _on_a_terminal(monkeypatch, argv: list[str], *, stdout_too: bool) -> str:

@@ -298,10 +298,11 @@ def add_encoding_errors(parser: argparse.ArgumentParser) -> None:
 
 
 #: What a batch writes in a bad input line's place, by --format, as its warnings say it: (one
-#: line's, all of them's). A JSON record says "error" (align, lattice distance) or null (similarity).
+#: line's, all of them's), for align and lattice distance; similarity says its own (NA, null:
+#: `batch_status`'s `in_place`), so no summary names what its command never writes.
 IN_ITS_PLACE = {
-    "text": ("empty output line", "empty or NA in the output"),
-    "json": ('an "error" object in its place', 'an "error" object or null in the output'),
+    "text": ("empty output line", "empty lines in the output"),
+    "json": ('an "error" object in its place', '"error" objects in the output'),
     "pretty": ('"not aligned" in its place', '"not aligned" in the output'),
     "html": ('"not aligned" in its place', '"not aligned" in the output'),
     "svg": ("no picture for it", "no picture for them"),
@@ -314,13 +315,15 @@ def in_its_place(args: argparse.Namespace, *, summary: bool = False) -> str:
     return IN_ITS_PLACE.get(getattr(args, "format", "text"), IN_ITS_PLACE["text"])[summary]
 
 
-def batch_status(args: argparse.Namespace, bad: int, total: int, name: str, unit: str = "input line") -> int:
+def batch_status(args: argparse.Namespace, bad: int, total: int, name: str, unit: str = "input line",
+                 in_place: str | None = None) -> int:
     """A batch's exit status after its bad items were reported one by one (`warn_item`): a
-    summary count (of `unit`s) on stderr when there were any (`warn_summary`); 1 when every item
-    was bad, or any with --strict; else 0."""
+    summary count (of `unit`s) on stderr when there were any (`warn_summary`), saying what the
+    output holds for them (`in_place`, by default :func:`in_its_place`'s); 1 when every item was
+    bad, or any with --strict; else 0."""
     if bad:
         warn_summary(f"{name}: {bad} of {counted(total, unit)} bad (reported above; "
-             f"{in_its_place(args, summary=True)})")
+             f"{in_place or in_its_place(args, summary=True)})")
     return 1 if bad and (bad == total or getattr(args, "strict", False)) else 0
 
 

@@ -303,7 +303,8 @@ def run(args: argparse.Namespace) -> int:
         warn(f"{source}: no sentence pairs")
     # a quoted CSV field may hold line breaks, a gold file's pair lines (GIZA: 3)
     unit = {"table": "record", "gold": "pair"}.get(layout[0] if layout else "", "input line")
-    return batch_status(args, sum(s is None for s in scores), len(scores), source, unit)
+    in_place = "null in the output" if args.format == "json" else "NA in the output"
+    return batch_status(args, sum(s is None for s in scores), len(scores), source, unit, in_place)
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
