@@ -365,7 +365,7 @@ def test_api_docs_say_what_every_answer_field_and_model_is(client) -> None:
     """A curl user read 'Link: i, j, kind, source, target, confidence' and 'total', 'log10_paths',
     'svg' with an empty description (from 0 or from 1? total of what?), and the docs page left
     out each model's own description (WordMatch's said what a grade is)."""
-    from paralign.web.pages import model_fields, operations
+    from paralign.web.api_docs import model_fields, operations
 
     schema = client.get("/openapi.json").json()
     schemas = schema["components"]["schemas"]
@@ -450,7 +450,7 @@ def test_counts_of_one_are_singular(client, report_page) -> None:
 
 def test_api_docs_describe_the_models_an_answer_holds(client) -> None:
     """The docs said 'links: array of Link' and nowhere what a Link is."""
-    from paralign.web.pages import nested_models
+    from paralign.web.api_docs import nested_models
 
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     assert nested_models(schemas, "AlignResponse") == ["Link"]
