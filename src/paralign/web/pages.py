@@ -52,7 +52,7 @@ from .models import (
     showable,
     shown_bytes,
 )
-from .problems import FieldsRefused, describe, field_errors, not_utf8
+from .problems import FieldsRefused, count_message, describe, field_errors, not_utf8
 from .table_rows import example_phrase
 
 router = APIRouter(include_in_schema=False)
@@ -138,7 +138,8 @@ def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[st
     "Field required" read as if the page had left it out; a preset the `form`'s aligner does
     not take said in the form's terms (:func:`_clash_on_page`); what each field takes, from
     `model` (the form's request model); a field the page labels otherwise named by its label
-    (`labels`: :data:`BATCH_LABELS`)."""
+    (`labels`: :data:`BATCH_LABELS`); a textarea of too many or too few items said to have that
+    many lines, which is what the user typed (it said items)."""
     errors = field_errors(list(exc.errors()), model)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
@@ -146,6 +147,8 @@ def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[st
             error["message"] = "is empty"
         if error["field"] == "body" and form is not None:
             error.update(_clash_on_page(form) or {})
+        if error["field"] in lines and found.get("type") in ("too_long", "too_short"):  # a box's items are its lines
+            error["message"] = count_message(found["type"], found.get("ctx") or {}, len(found.get("input") or ()), "line")
     for error in errors:
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):

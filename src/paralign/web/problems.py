@@ -159,17 +159,18 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None) -> 
         return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
                 "(control characters and lone surrogates are refused)")
     if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
-        return _count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
+        return count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
     ours = _our_words(str(kind), error, model) if loc != ("body",) else None
     return ours if ours is not None else message.removeprefix("Value error, ")
 
 
-def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
-    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``."""
+def count_message(kind: str, ctx: Mapping[str, Any], count: int, unit: str = "item") -> str:
+    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``;
+    `unit` names what the user counts (a page's box of one item a line: ``line``)."""
     if kind == "too_long":
-        return f"has {counted(count, 'item')}; it may have at most {ctx.get('max_length')}"
+        return f"has {counted(count, unit)}; it may have at most {ctx.get('max_length')}"
     least = int(ctx.get("min_length", 1))
-    return f"{'is empty' if count == 0 else 'has ' + counted(count, 'item')}; it must have at least {counted(least, 'item')}"
+    return f"{'is empty' if count == 0 else 'has ' + counted(count, unit)}; it must have at least {counted(least, unit)}"
 
 
 def field_errors(errors: Iterable[Mapping[str, Any]], model: type[BaseModel] | None = None) -> list[dict[str, str]]:
