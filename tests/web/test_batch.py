@@ -136,7 +136,7 @@ def test_a_full_batch_at_the_sentence_limit_is_not_refused_for_its_size(small) -
 
 
 def test_an_unknown_or_unavailable_signal_is_refused_naming_the_field(client) -> None:
-    for signal, words in (("nope", "unknown signal"), ("idf", "--idf-from")):
+    for signal, words in (("nope", "signal: must be sultan2014, "), ("idf", "--idf-from")):
         answer = client.post("/api/similarity/batch", json={"pairs": "a\tb\n", "signal": signal})
         assert answer.status_code == 422 and words in answer.json()["error"]
         assert answer.json()["detail"][0]["field"] == "signal"

@@ -29,3 +29,50 @@ def test_a_box_of_too_many_lines_is_said_to_have_lines(client, path, fields, sai
     answer = client.get(f"{path}?{urlencode(fields)}")
     assert answer.status_code == 422
     assert _error(answer) == said
+
+
+NEURAL = "the contextual encoder needs the optional extra 'neural' (torch is not installed): pip install 'paralign[neural]'"
+
+
+@pytest.fixture
+def without_neural(engine, monkeypatch):
+    """The engine as a server without the neural extra has it: no contextual aligner, preset, config."""
+    monkeypatch.setitem(engine.missing_aligners, "contextual", NEURAL)
+    monkeypatch.setitem(engine.missing, "contextual", NEURAL)
+    return engine
+
+
+@pytest.mark.parametrize(("path", "fields", "said"), [
+    ("/align", {"source": "a cat", "target": "a cat", "aligner": "sultn"},
+     f"aligner: must be sultan or exact; not offered by this server: contextual ({NEURAL})"),
+    ("/similarity", {"source": "a cat", "target": "a cat", "preset": "fast"},
+     f"preset: must be default, paper or paraphrase; not offered by this server: contextual ({NEURAL})"),
+    ("/paraeval", {"hypothesis": "a cat", "references": "a cat", "config": "best"},
+     f"config: must be default or paper; not offered by this server: contextual ({NEURAL})"),
+])
+def test_a_refused_choice_lists_what_this_server_offers_and_apart_what_needs_an_extra(
+        client, without_neural, path, fields, said) -> None:
+    """A choice error listed every name the models know ("must be sultan, contextual or
+    exact"), the contextual ones too on a server without the neural extra, which the next request
+    refused: it lists what the user can pick, and says apart what this server lacks and why, on
+    the page and in the API's answer alike."""
+    answer = client.get(f"{path}?{urlencode(fields)}")
+    assert answer.status_code == 422
+    assert _error(answer) == said
+    body = {**fields, "references": [fields["references"]]} if "references" in fields else fields
+    refused = client.post(f"/api{path}", json=body)
+    assert refused.status_code == 422 and refused.json()["error"] == said
+
+
+def test_a_refused_signal_lists_the_signals_scored_and_apart_those_that_are_not(client, engine, monkeypatch) -> None:
+    """The batch's unknown signal was "unknown signal: this server scores ...": said as every
+    other choice is, what is offered, then what is not and why."""
+    monkeypatch.setitem(engine.unavailable_signals, "embedding", NEURAL)
+    monkeypatch.delitem(engine.signals, "embedding")
+    answer = client.post("/similarity/batch", data={"pairs": "a\tb", "signal": "sultan2016"}, headers={"accept": "text/html"})
+    assert answer.status_code == 422
+    said = _error(answer)
+    assert said.startswith("signal: must be sultan2014, sultan2015, ") and "embedding" not in said.split(";")[0]
+    assert "; not offered by this server: " in said and f"embedding ({NEURAL})" in said
+    refused = client.post("/api/similarity/batch", json={"pairs": "a\tb", "signal": "sultan2016"}).json()
+    assert refused["error"] == said

@@ -197,7 +197,8 @@ def body_model(request: Request) -> type[BaseModel] | None:
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    errors = field_errors(list(exc.errors()), body_model(request))
+    engine = getattr(request.app.state, "engine", None)
+    errors = field_errors(list(exc.errors()), body_model(request), engine.choices if engine is not None else None)
     return JSONResponse({"error": describe(errors), "detail": errors}, status_code=422)
 
 

