@@ -76,3 +76,25 @@ def test_a_refused_signal_lists_the_signals_scored_and_apart_those_that_are_not(
     assert "; not offered by this server: " in said and f"embedding ({NEURAL})" in said
     refused = client.post("/api/similarity/batch", json={"pairs": "a\tb", "signal": "sultan2016"}).json()
     assert refused["error"] == said
+
+
+def test_too_many_rows_are_refused_in_words_for_the_user_and_the_option_goes_to_the_log(engine, caplog) -> None:
+    """The refusal of a batch of too many rows named ``paralign serve --max-pairs``, an option of
+    the server's operator, to a web user who cannot run it (the page's note of its limits too):
+    the user is told what to do; the server's log names the option."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+
+    with TestClient(create_app(engine=engine, max_pairs=2)) as client:
+        form = client.get("/similarity/batch").text
+        with caplog.at_level("WARNING", logger="uvicorn.error"):
+            page = client.post("/similarity/batch", data={"pairs": "a\tb\n" * 3}, headers={"accept": "text/html"})
+            api = client.post("/api/similarity/batch", json={"pairs": "a\tb\n" * 3}).json()
+    said = ("sentence pairs: has more than 2 rows, the most this server scores in one request: split it, "
+            "or score the file with paralign similarity --pairs")
+    assert page.status_code == 422 and _error(page) == said
+    assert api["error"] == said.replace("sentence pairs", "pairs")
+    assert "--max-pairs" not in form and "At most 2 rows a request," in form
+    assert [r.getMessage() for r in caplog.records].count(
+        "a batch of more than 2 rows was refused (paralign serve --max-pairs N takes more)") == 2
