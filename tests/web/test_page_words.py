@@ -98,3 +98,31 @@ def test_too_many_rows_are_refused_in_words_for_the_user_and_the_option_goes_to_
     assert "--max-pairs" not in form and "At most 2 rows a request," in form
     assert [r.getMessage() for r in caplog.records].count(
         "a batch of more than 2 rows was refused (paralign serve --max-pairs N takes more)") == 2
+
+
+@pytest.mark.parametrize(("path", "fields", "takes"), [
+    ("/align", {"source": "a cat", "target": "a cat", "treshold": "0.5"}, "source, target, aligner, preset"),
+    ("/similarity", {"source": "a cat", "target": "a cat", "treshold": "0.5"}, "source, target, aligner, preset"),
+    ("/paraeval", {"hypothesis": "a cat", "references": "a cat", "treshold": "0.5"}, "hypothesis, references, config"),
+    ("/lattice", {"sentences": "a cat\na dog", "treshold": "0.5"}, "sentences, method"),
+    ("/paraphrases", {"phrase": "cat", "treshold": "0.5"}, "phrase, table, limit"),
+])
+def test_a_page_refuses_a_field_its_form_has_not_as_the_api_does(client, path, fields, takes) -> None:
+    """A page answered ``?treshold=0.5`` as if it were not there, the answer read as if the option
+    had been used, where the API refuses a field its request has not: a page that answers refuses
+    it too, naming what its form takes; its form alone (nothing asked) is shown, as before."""
+    answer = client.get(f"{path}?{urlencode(fields)}")
+    assert answer.status_code == 422
+    assert _error(answer) == f"treshold: is not a field of this page's form: it takes {takes}"
+    assert 'name="' in answer.text  # the form, to put it right
+    assert client.get(f"{path}?treshold=0.5").status_code == 200
+
+
+def test_the_batch_page_refuses_a_field_its_form_has_not(client) -> None:
+    answer = client.post("/similarity/batch", data={"pairs": "a\tb", "treshold": "0.5"}, headers={"accept": "text/html"})
+    assert answer.status_code == 422
+    assert _error(answer) == ("treshold: is not a field of this page's form: it takes pairs, name, input_format, "
+                              "signal, aligner, preset")
+    refused = client.post("/api/similarity/batch", json={"pairs": "a\tb", "treshold": 0.5}).json()
+    assert refused["error"].startswith("treshold: is not a field of this request: it takes pairs, ")
+

@@ -501,7 +501,9 @@ def test_a_query_that_is_not_utf8_is_refused_naming_the_field(client) -> None:
     assert "<svg" not in answer.text
     lattice = client.get("/lattice?sentences=a+cat%0Ab%FF")
     assert lattice.status_code == 422 and "sentences: is not UTF-8: the byte 0xff" in lattice.text
-    assert client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF").status_code == 200  # UTF-8; not a field
+    assert client.get("/align?source=caf%C3%A9&target=a+cat").status_code == 200  # UTF-8
+    other = client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF")  # not a field: refused as such, not for its byte
+    assert other.status_code == 422 and 'id="error">x: is not a field of this page&#39;s form' in other.text
 
 
 @pytest.mark.parametrize(("limit", "status", "words"), [

@@ -52,7 +52,15 @@ from .models import (
     showable,
     shown_bytes,
 )
-from .problems import Choices, FieldsRefused, count_message, describe, field_errors, not_utf8
+from .problems import (
+    Choices,
+    FieldsRefused,
+    count_message,
+    describe,
+    field_errors,
+    not_a_field,
+    not_utf8,
+)
 from .table_rows import example_phrase
 
 router = APIRouter(include_in_schema=False)
@@ -191,6 +199,17 @@ def query_not_utf8(request: Request, fields: Iterable[str]) -> list[dict[str, st
     return errors
 
 
+def unknown_fields(sent: Iterable[str], fields: Iterable[str]) -> list[dict[str, str]]:
+    """The fields `sent` that are not among the form's `fields`, as (field, message) records: a
+    page that answers refuses them, as the API refuses a field its request has not (a misspelt
+    ``?treshold=0.5`` was ignored without a word, and the answer read as if it had been used).
+    A page showing its form alone answers nothing, so a field there changes nothing and is let be,
+    as a ``?t=`` is on ``GET /api/info``."""
+    known = list(fields)
+    return [{"field": name, "message": not_a_field(known, "this page's form")} for name in dict.fromkeys(sent)
+            if name not in known]
+
+
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
                 work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
                 **context: Any) -> HTMLResponse:
@@ -200,12 +219,13 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
     `model` and the answer of `work(request model)`, or the reason there is none (422).
     `lines`: per textarea field, the line numbers of its items (:func:`_lines`), to name
     a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
-    the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
+    the line named is that line on the screen). A field the form has not is refused
+    (:func:`unknown_fields`). `context`: more values for the template, whatever the answer."""
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     texts = [k for k in fields if k in model.model_fields and model.model_fields[k].is_required()]
     if not any(k in request.query_params for k in texts):
         return render(request, name, form=form, **context)
-    unreadable = query_not_utf8(request, fields)
+    unreadable = unknown_fields(request.query_params, fields) + query_not_utf8(request, fields)
     if unreadable:
         return render(request, name, 422, form=form, error=describe(unreadable), **context)
     try:
@@ -381,6 +401,9 @@ async def batch_page(request: Request) -> Response:
     except UnicodeDecodeError as exc:
         return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
                       error=f"the form {not_utf8(exc)}: a form sends UTF-8")
+    unknown = unknown_fields(fields, BATCH_FIELDS)
+    if unknown:
+        return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request), error=describe(unknown))
     form = {name: fields[name] for name in BATCH_FIELDS if fields.get(name)}
     sent_empty = [name for name in BATCH_FIELDS if name in fields and name not in form]
     return await run_in_threadpool(_batch_answer, request, form, sent_empty)

@@ -129,6 +129,13 @@ def _found(value: Any) -> str:
     return _JSON_TYPES.get(type(value), "that")
 
 
+def not_a_field(fields: Iterable[str], of: str = "this request") -> str:
+    """The refusal of a field `of` a request or form that it does not have (a misspelt option is
+    refused, never ignored): ``is not a field of this request: it takes source, target ...``."""
+    names = ", ".join(fields)
+    return f"is not a field of {of}" + (f": it takes {names}" if names else "")
+
+
 def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | None,
                choices: Choices | None = None) -> str | None:
     """The project's words for one of pydantic's errors about a field of `model` (which field
@@ -142,8 +149,7 @@ def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | Non
     if kind == "missing":
         return f"is required: {what}" if what else "is required"
     if kind == "extra_forbidden":
-        fields = ", ".join(model.model_fields) if model is not None else ""
-        return "is not a field of this request" + (f": it takes {fields}" if fields else "")
+        return not_a_field(model.model_fields if model is not None else ())
     if kind == "string_too_long" and isinstance(value, str):
         return f"has {len(value):,} characters; it may have at most {(error.get('ctx') or {}).get('max_length')} characters"
     if kind == "string_too_short" and value == "":
