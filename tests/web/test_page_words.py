@@ -126,3 +126,16 @@ def test_the_batch_page_refuses_a_field_its_form_has_not(client) -> None:
     refused = client.post("/api/similarity/batch", json={"pairs": "a\tb", "treshold": 0.5}).json()
     assert refused["error"].startswith("treshold: is not a field of this request: it takes pairs, ")
 
+
+def test_the_similarity_page_names_its_sentences_first_and_second_and_align_source_and_target(client) -> None:
+    """The similarity page labelled its boxes source and target sentence, and refused "source: is
+    empty", where the similarity commands and the batch page say first and second sentence; the
+    align page, as `paralign align`, keeps source and target. The query's fields stay the API's."""
+    form = client.get("/similarity").text
+    assert '<label for="source">first sentence</label>' in form and '<label for="target">second sentence</label>' in form
+    assert '<label for="source">source sentence</label>' in client.get("/align").text
+    empty = client.get("/similarity?" + urlencode({"source": "", "target": "a cat"}))
+    assert empty.status_code == 422 and _error(empty) == "first sentence: is empty"
+    nothing = client.get("/similarity?" + urlencode({"source": "a cat", "target": "&nbsp;"}))
+    assert nothing.status_code == 422 and _error(nothing).startswith("second sentence: has no word as read")
+    assert _error(client.get("/align?" + urlencode({"source": "", "target": "a cat"}))) == "source: is empty"

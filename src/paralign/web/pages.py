@@ -212,7 +212,7 @@ def unknown_fields(sent: Iterable[str], fields: Iterable[str]) -> list[dict[str,
 
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
                 work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
-                **context: Any) -> HTMLResponse:
+                labels: Mapping[str, str] | None = None, **context: Any) -> HTMLResponse:
     """The page `name`: the form when nothing was asked (no text field of `model`, one it
     requires, is in the query: a link such as ``/paraeval?config=paper`` opens the form with that
     choice made, where it was refused for the missing texts); else the fields checked by
@@ -220,21 +220,25 @@ def answer_page(request: Request, name: str, model: type[BaseModel], fields: Map
     `lines`: per textarea field, the line numbers of its items (:func:`_lines`), to name
     a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
     the line named is that line on the screen). A field the form has not is refused
-    (:func:`unknown_fields`). `context`: more values for the template, whatever the answer."""
+    (:func:`unknown_fields`). A refused field the page labels otherwise is named by its label
+    (`labels`: :data:`SIMILARITY_LABELS`). `context`: more values for the template, whatever the answer."""
+    labels = labels or {}
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     texts = [k for k in fields if k in model.model_fields and model.model_fields[k].is_required()]
     if not any(k in request.query_params for k in texts):
         return render(request, name, form=form, **context)
     unreadable = unknown_fields(request.query_params, fields) + query_not_utf8(request, fields)
     if unreadable:
-        return render(request, name, 422, form=form, error=describe(unreadable), **context)
+        return render(request, name, 422, form=form, error=describe(_labelled(unreadable, labels)), **context)
     try:
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
         sent_empty = {k for k in fields if k in request.query_params and k not in form}
         return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form,
-                                                                choices=api.engine_of(request).choices), **context)
+                                                                labels, api.engine_of(request).choices), **context)
+    except FieldsRefused as exc:  # the engine's refusal of a field (a sentence of no word, of too many tokens)
+        return render(request, name, 422, form=form, error=describe(_labelled(exc.detail, labels)), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -319,6 +323,12 @@ def align_page(request: Request) -> HTMLResponse:
     return answer_page(request, "align.html", AlignRequest, fields, work)
 
 
+#: How the similarity page names a pair's sides, as the similarity commands and the batch page
+#: name them (``paralign similarity``: first and second sentence); the align page, as ``paralign
+#: align``, keeps source and target. The query's fields are the API's, source and target.
+SIMILARITY_LABELS = {"source": "first sentence", "target": "second sentence"}
+
+
 @page_route("/similarity")
 def similarity_page(request: Request) -> HTMLResponse:
     q = request.query_params
@@ -331,7 +341,8 @@ def similarity_page(request: Request) -> HTMLResponse:
                 "signature": api.signals_signature(engine, aligned)}
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
-    return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
+    return answer_page(request, "similarity.html", SimilarityRequest, fields, work, labels=SIMILARITY_LABELS,
+                       sides=tuple(SIMILARITY_LABELS.values()))
 
 
 #: The pages whose form is posted, its text too long for a URL (a GET form): the batch page's.
