@@ -412,10 +412,10 @@ async def batch_page(request: Request) -> Response:
     except UnicodeDecodeError as exc:
         return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
                       error=f"the form {not_utf8(exc)}: a form sends UTF-8")
-    unknown = unknown_fields(fields, BATCH_FIELDS)
-    if unknown:
-        return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request), error=describe(unknown))
     form = {name: fields[name] for name in BATCH_FIELDS if fields.get(name)}
+    unknown = unknown_fields(fields, BATCH_FIELDS)
+    if unknown:  # the form kept, the pairs too, to send again without the field
+        return render(request, "similarity_batch.html", 422, form=form, **_batch_context(request), error=describe(unknown))
     sent_empty = [name for name in BATCH_FIELDS if name in fields and name not in form]
     return await run_in_threadpool(_batch_answer, request, form, sent_empty)
 
