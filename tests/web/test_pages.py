@@ -594,7 +594,7 @@ def test_a_field_sent_empty_is_said_to_be_empty(client, report_page) -> None:
     refused as "target: Field required", as if the page had not sent it."""
     for path, query, said in (("/align", "source=+++&target=", "source: must contain a word, not only spaces; "
                                                               "target: is empty"),
-                              ("/similarity", "source=&target=", "source: is empty; target: is empty"),
+                              ("/similarity", "source=&target=", "first sentence: is empty; second sentence: is empty"),
                               ("/paraphrases", "phrase=&table=small.tsv", "phrase: is empty")):
         answer = client.get(f"{path}?{query}")
         assert answer.status_code == 422 and said in _page(report_page, answer).text, path
