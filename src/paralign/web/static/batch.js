@@ -5,6 +5,22 @@
 // replacement marks.
 "use strict";
 (() => {
+  // The form over the bytes a batch may take (the file input's data-max-bytes, the server's
+  // batch_body_bytes) is not sent, and the page says why: sent, the server answered 413 with its
+  // error page, and the pairs pasted were no longer on the screen.
+  const form = document.getElementById("batch-form");
+  form?.addEventListener("submit", (event) => {
+    const limit = Number(document.getElementById("file")?.dataset.maxBytes);
+    const size = new URLSearchParams(new FormData(form)).toString().length;  // as the form is posted
+    if (!limit || size <= limit) return;
+    event.preventDefault();
+    const note = window.paralignErrorNote(form);  // forms.js's
+    note.textContent = `Not sent: the sentence pairs take ${shown(size)} as the form sends them, over the `
+      + `${shown(limit)} a batch may take. Split them, or score them with paralign similarity --pairs FILE, `
+      + "which has no such limit.";
+    document.getElementById("pairs").focus();
+  });
+
   const file = document.getElementById("file");
   const label = document.getElementById("file-label");
   const box = document.getElementById("pairs");
