@@ -210,7 +210,7 @@ def test_the_batch_page_shows_its_body_limit_as_a_person_reads_it(page, server, 
 
 
 def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, server, tmp_path) -> None:
-    """The command reads a .gz file and refuses text that is not UTF-8; the page read gzip bytes
+    """The command reads a .gz file and reports lines that are not UTF-8; the page read gzip bytes
     as text, and Latin-1 with replacement marks, then scored what nobody wrote."""
     import gzip
 
@@ -226,6 +226,48 @@ def test_a_chosen_file_is_unpacked_when_gzip_and_refused_when_not_utf8(page, ser
     page.wait_for_function("document.getElementById('file-note').textContent.includes('latin.tsv')")
     assert "not UTF-8" in page.locator("#file-note").inner_text()
     assert page.locator("#pairs").input_value() == "Café au lait.\tA café au lait.\n"  # left as it was
+
+
+def test_a_file_not_utf8_is_refused_naming_its_lines_in_words_true_of_the_command(page, server, tmp_path,
+                                                                                  capsys) -> None:
+    """The page said "it is not UTF-8 text (paralign similarity reads UTF-8): convert it first; or
+    score it with paralign similarity --pairs FILE": the command refused and offered at once. The
+    command reads such a file, reporting each line that is not UTF-8 in its place and scoring the
+    others: the page names those lines, and says what the command does with them."""
+    latin = tmp_path / "latin.tsv"
+    latin.write_bytes(b"The cat sat.\tA cat sat.\n" + "Caf\u00e9.\tA caf\u00e9.\n".encode("latin-1")
+                      + b"It rained.\tIt was raining.\n")
+    page.goto(server + "similarity/batch")
+    box, note = _chosen(page, latin)
+    assert note == ("latin.tsv was not read: line 2 is not UTF-8 text: re-encode it as UTF-8 and choose it again "
+                    "(paralign similarity --pairs FILE scores its other lines and reports that one in place)")
+    assert box == ""
+    twice = tmp_path / "twice.tsv"
+    twice.write_bytes(latin.read_bytes() + "\u00e9\tb\n".encode("latin-1"))
+    assert _chosen(page, twice)[1].startswith("twice.tsv was not read: 2 lines are (the first: line 2) not UTF-8 text")
+    assert main(["similarity", "--pairs", str(latin), "--aligner", "exact"]) == 0  # what the note says it does
+    out, err = capsys.readouterr()
+    assert out.splitlines()[1] == "NA" and out.splitlines()[0] != "NA" and f"{latin}:2: not UTF-8" in err
+
+
+def test_pairs_over_the_batch_limit_are_not_sent_and_stay_in_the_box(page, server) -> None:
+    """Pasted pairs over the bytes a batch may take were sent, and the server's 413 error page took
+    their place on the screen: the page does not send them, says why, and keeps them to split."""
+    page.goto(server + "similarity/batch")
+    limit = int(page.locator("#file").get_attribute("data-max-bytes"))
+    assert limit > 10 * 2**20  # the server's; lowered below, as 12 MB in a box is slow to lay out
+    page.locator("#file").evaluate("input => { input.dataset.maxBytes = '2048'; }")
+    pasted = "The cat sat on the mat.\tA cat was sitting on the mat.\n" * 50
+    page.locator("#pairs").evaluate("(box, text) => { box.value = text; }", pasted)
+    page.click("#submit")
+    page.wait_for_selector("#error")
+    assert page.url == server + "similarity/batch"  # nothing was sent
+    said = page.locator("#error").inner_text()
+    assert said.startswith("Not sent: the sentence pairs take ") and "over the 2 KiB a batch may take" in said
+    assert page.locator("#pairs").input_value() == pasted
+    page.locator("#pairs").evaluate("(box, text) => { box.value = text; }", pasted[:1000])
+    page.click("#submit")
+    page.wait_for_selector("#answer")  # within the limit: sent and scored
 
 
 def _chosen(page, path) -> tuple[str, str]:

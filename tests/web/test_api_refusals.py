@@ -125,7 +125,7 @@ def test_a_sentence_of_too_many_tokens_is_refused_before_it_is_aligned(client) -
                                           "punctuation and each symbol is a token)")
         assert answer.json()["detail"] == [{"field": "target", "message": answer.json()["error"][len("target: "):]}]
     page = client.get("/similarity", params={"source": "😀" * 201, "target": "😀" * 201})
-    assert page.status_code == 422 and "source: has 201 tokens" in page.text and "target: has 201 tokens" in page.text
+    assert page.status_code == 422 and "first sentence: has 201 tokens" in page.text and "second sentence: has 201 tokens" in page.text
 
 
 def test_a_sentence_with_no_word_as_read_is_refused_alike_by_align_and_similarity(client) -> None:

@@ -338,7 +338,7 @@ def test_a_wrong_method_on_a_page_names_every_method_its_address_takes(client) -
     every method of every route at that address."""
     wrong = client.put("/align")
     assert wrong.status_code == 405 and wrong.headers["allow"] == "GET, HEAD, POST"
-    assert wrong.json()["error"] == "PUT /align is not allowed: use GET or HEAD or POST"
+    assert wrong.json()["error"] == "PUT /align is not allowed: use GET, HEAD or POST"  # it said GET or HEAD or POST
     assert client.delete("/").headers["allow"] == "GET, HEAD"
     assert client.get("/api/align").headers["allow"] == "POST"
     assert client.post("/api/info").headers["allow"] == "GET, HEAD"  # HEAD too: the health check's

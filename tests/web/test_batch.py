@@ -136,7 +136,7 @@ def test_a_full_batch_at_the_sentence_limit_is_not_refused_for_its_size(small) -
 
 
 def test_an_unknown_or_unavailable_signal_is_refused_naming_the_field(client) -> None:
-    for signal, words in (("nope", "unknown signal"), ("idf", "--idf-from")):
+    for signal, words in (("nope", "signal: must be sultan2014, "), ("idf", "--idf-from")):
         answer = client.post("/api/similarity/batch", json={"pairs": "a\tb\n", "signal": signal})
         assert answer.status_code == 422 and words in answer.json()["error"]
         assert answer.json()["detail"][0]["field"] == "signal"
@@ -375,3 +375,16 @@ def test_the_page_shows_the_note_and_offers_the_input_format(client) -> None:
     assert chosen.status_code == 200 and "count up as ids do" not in text
     assert "<option selected>sts</option>" in text
     assert re.search(r"the scores of <code>paralign similarity --pairs FILE --input-format sts ", text)
+
+
+def test_the_batch_page_names_a_pairs_sides_first_and_second_as_its_messages_do(client) -> None:
+    """The table's heads said source and target while the page's reasons (and the similarity
+    commands) say first and second sentence, and a sentence over the limit was "the source
+    sentence": one vocabulary on the page, the similarity commands' (align keeps source/target)."""
+    long = "word " * 120
+    text = _post_page(client, pairs=f"A cat.\tA cat.\nonly one\nA cat.\t{long}\n").text
+    heads = re.findall(r"<th>([^<]*)</th>", text[text.index('id="batch-rows"'):])
+    assert heads == ["line", "id", "first sentence", "second sentence", "score"]
+    assert "line 2: 1 field, expected 2 TAB-separated sentences (first, second)" in text
+    assert "line 3: the second sentence has 599 characters, over the 500 this server scores" in text
+    assert "source" not in re.sub(r"<[^>]+>", "", text[text.index('id="answer"'):])

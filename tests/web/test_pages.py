@@ -365,7 +365,7 @@ def test_api_docs_say_what_every_answer_field_and_model_is(client) -> None:
     """A curl user read 'Link: i, j, kind, source, target, confidence' and 'total', 'log10_paths',
     'svg' with an empty description (from 0 or from 1? total of what?), and the docs page left
     out each model's own description (WordMatch's said what a grade is)."""
-    from paralign.web.pages import model_fields, operations
+    from paralign.web.api_docs import model_fields, operations
 
     schema = client.get("/openapi.json").json()
     schemas = schema["components"]["schemas"]
@@ -450,7 +450,7 @@ def test_counts_of_one_are_singular(client, report_page) -> None:
 
 def test_api_docs_describe_the_models_an_answer_holds(client) -> None:
     """The docs said 'links: array of Link' and nowhere what a Link is."""
-    from paralign.web.pages import nested_models
+    from paralign.web.api_docs import nested_models
 
     schemas = client.get("/openapi.json").json()["components"]["schemas"]
     assert nested_models(schemas, "AlignResponse") == ["Link"]
@@ -501,7 +501,9 @@ def test_a_query_that_is_not_utf8_is_refused_naming_the_field(client) -> None:
     assert "<svg" not in answer.text
     lattice = client.get("/lattice?sentences=a+cat%0Ab%FF")
     assert lattice.status_code == 422 and "sentences: is not UTF-8: the byte 0xff" in lattice.text
-    assert client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF").status_code == 200  # UTF-8; not a field
+    assert client.get("/align?source=caf%C3%A9&target=a+cat").status_code == 200  # UTF-8
+    other = client.get("/align?source=caf%C3%A9&target=a+cat&x=%FF")  # not a field: refused as such, not for its byte
+    assert other.status_code == 422 and 'id="error">x: is not a field of this page&#39;s form' in other.text
 
 
 @pytest.mark.parametrize(("limit", "status", "words"), [
@@ -592,7 +594,7 @@ def test_a_field_sent_empty_is_said_to_be_empty(client, report_page) -> None:
     refused as "target: Field required", as if the page had not sent it."""
     for path, query, said in (("/align", "source=+++&target=", "source: must contain a word, not only spaces; "
                                                               "target: is empty"),
-                              ("/similarity", "source=&target=", "source: is empty; target: is empty"),
+                              ("/similarity", "source=&target=", "first sentence: is empty; second sentence: is empty"),
                               ("/paraphrases", "phrase=&table=small.tsv", "phrase: is empty")):
         answer = client.get(f"{path}?{query}")
         assert answer.status_code == 422 and said in _page(report_page, answer).text, path

@@ -68,6 +68,7 @@ from .problems import (
     describe,
     field_errors,
     not_utf8,
+    one_of,
 )
 
 STATIC = Path(__file__).parent / "static"
@@ -197,7 +198,8 @@ def body_model(request: Request) -> type[BaseModel] | None:
 
 
 async def _invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-    errors = field_errors(list(exc.errors()), body_model(request))
+    engine = getattr(request.app.state, "engine", None)
+    errors = field_errors(list(exc.errors()), body_model(request), engine.choices if engine is not None else None)
     return JSONResponse({"error": describe(errors), "detail": errors}, status_code=422)
 
 
@@ -222,7 +224,7 @@ def http_message(request: Request, exc: HTTPException) -> str:
         return f"nothing at {request.url.path}: the pages are listed at /, the API routes at /docs"
     if exc.status_code == 405:
         allowed = (exc.headers or {}).get("Allow", "")
-        return f"{where} is not allowed" + (f": use {allowed.replace(', ', ' or ')}" if allowed else "")
+        return f"{where} is not allowed" + (f": use {one_of(allowed.split(', '))}" if allowed else "")  # GET, HEAD or POST
     return str(exc.detail)
 
 

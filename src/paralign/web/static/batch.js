@@ -1,9 +1,26 @@
 // paralign serve, the batch page: a chosen file is read here into the form's box of pairs, which
 // the form posts as text; no upload, so the server needs no multipart parser. The file is read
 // as `paralign similarity --pairs` reads one: gzip is unpacked (by its magic bytes, as the
-// command tells it), and text that is not UTF-8 is refused, not shown with replacement marks.
+// command tells it), and text that is not UTF-8 is refused, naming its lines, not shown with
+// replacement marks.
 "use strict";
 (() => {
+  // The form over the bytes a batch may take (the file input's data-max-bytes, the server's
+  // batch_body_bytes) is not sent, and the page says why: sent, the server answered 413 with its
+  // error page, and the pairs pasted were no longer on the screen.
+  const form = document.getElementById("batch-form");
+  form?.addEventListener("submit", (event) => {
+    const limit = Number(document.getElementById("file")?.dataset.maxBytes);
+    const size = new URLSearchParams(new FormData(form)).toString().length;  // as the form is posted
+    if (!limit || size <= limit) return;
+    event.preventDefault();
+    const note = window.paralignErrorNote(form);  // forms.js's
+    note.textContent = `Not sent: the sentence pairs take ${shown(size)} as the form sends them, over the `
+      + `${shown(limit)} a batch may take. Split them, or score them with paralign similarity --pairs FILE, `
+      + "which has no such limit.";
+    document.getElementById("pairs").focus();
+  });
+
   const file = document.getElementById("file");
   const label = document.getElementById("file-label");
   const box = document.getElementById("pairs");
@@ -97,6 +114,30 @@
     return gunzipped(new Uint8Array(await chosen.arrayBuffer()));
   }
 
+  // The numbers (from 1) of the lines of `bytes` that are not UTF-8. paralign similarity --pairs
+  // reads a file line by line and reports each such line in its place, scoring the others; the
+  // box holds text only, so the page reads none of it, and says which lines to re-encode (it said
+  // "paralign similarity reads UTF-8: convert it first", then "or score it with paralign
+  // similarity --pairs FILE", which does read it).
+  function notUtf8Lines(bytes) {
+    const all = new Uint8Array(bytes);
+    const decoder = new TextDecoder("utf-8", { fatal: true });
+    const bad = [];
+    let start = 0;
+    let number = 1;
+    for (let at = 0; at <= all.length; at++) {
+      if (at < all.length && all[at] !== 0x0a) continue;
+      try {
+        decoder.decode(all.subarray(start, at));
+      } catch (error) {
+        bad.push(number);
+      }
+      start = at + 1;
+      number++;
+    }
+    return bad;
+  }
+
   function refused(message) {  // an Error of a file paralign similarity refuses too: not offered to it
     const error = new Error(message);
     error.everywhere = true;
@@ -110,12 +151,13 @@
       if (chosen.size > most) throw new Error(`it has ${shown(chosen.size)}, over the ${shown(most)} a batch may take`);
       const bytes = await bytesOf(chosen);
       if (bytes.byteLength > most) throw new Error(`it unpacks to ${shown(bytes.byteLength)}, over the ${shown(most)} a batch may take`);
-      let text;
-      try {
-        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
-      } catch (error) {
-        throw new Error("it is not UTF-8 text (paralign similarity reads UTF-8): convert it first");
+      const bad = notUtf8Lines(bytes);
+      if (bad.length) {
+        const which = bad.length === 1 ? `line ${bad[0]} is` : `${bad.length} lines are (the first: line ${bad[0]})`;
+        throw refused(`${which} not UTF-8 text: re-encode it as UTF-8 and choose it again (paralign similarity ` +
+          `--pairs FILE scores its other lines and reports ${bad.length === 1 ? "that one" : "those"} in place)`);
       }
+      const text = new TextDecoder("utf-8").decode(bytes);
       box.value = text;
       name.value = chosen.name;
       note.textContent = `${chosen.name} read into the box (${shown(bytes.byteLength)}): press Score`;

@@ -5,6 +5,21 @@
 // showed its own "HTTP ERROR 400" page, and what was typed was gone.
 "use strict";
 (() => {
+  // The page's error line (the server's, else a new one before `form`): where a form that is not
+  // sent says why. The batch page's script (batch.js) says it there too: window.paralignErrorNote.
+  function errorNote(form) {
+    let note = document.getElementById("error");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "error";
+      note.id = "error";
+      note.setAttribute("role", "alert");
+      form.before(note);
+    }
+    return note;
+  }
+  window.paralignErrorNote = errorNote;
+
   for (const form of document.querySelectorAll("form[method=get][data-max-query]")) {
     const most = Number(form.dataset.maxQuery);
     form.addEventListener("submit", (event) => {
@@ -14,14 +29,7 @@
       const longest = fields.reduce((a, b) => (b.value.length > a.value.length ? b : a));
       const label = form.querySelector(`label[for="${longest.id}"]`);
       const name = label ? label.textContent.trim() : longest.name;
-      let note = document.getElementById("error");
-      if (!note) {
-        note = document.createElement("p");
-        note.className = "error";
-        note.id = "error";
-        note.setAttribute("role", "alert");
-        form.before(note);
-      }
+      const note = errorNote(form);
       // the field's own limit, in the units a user can act on (its data-limit: "at most 500
       // characters"); the message named only GET /api/info and the command line
       const limit = longest.dataset.limit ? `: this page takes ${longest.dataset.limit}` : "";
