@@ -221,8 +221,9 @@ def test_a_command_alone_parses_and_helps_as_among_all() -> None:
 
 def test_the_table_of_commands_is_what_the_modules_register() -> None:
     """One truth: `paralign --help` lists the commands from `_commands.COMMANDS` without importing
-    their modules, so each row (name, module, one-line help, place) must be what its module's
-    `register` writes, and every command module must have its rows."""
+    their modules, so each row (name, module, place) must be what its module's `register` writes
+    (the one-line help it takes from the row: `add_command`), and every command module must have
+    its rows."""
     import pkgutil
 
     import paralign.cli

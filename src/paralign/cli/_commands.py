@@ -7,14 +7,17 @@ modules import the aligners, the metrics, the corpora readers). From this table 
 none; `paralign CMD ...` imports CMD's module alone (:func:`paralign.cli.build_parser`), whose
 `register` writes the command's full parser.
 
-One truth: each module's ``add_parser(name, help=...)`` says the same as its row here;
-``tests/cli/test_commands.py`` builds every module's parser and checks each row against it
-(name, module, help, order), and that every command module has its rows.
+One truth: each module registers its command with :func:`add_command`, which takes the
+one-line help from the command's row here, so the listing and the command's own parser cannot
+differ; ``tests/cli/test_main.py`` builds every module's parser and checks each row against it
+(name, module, order), and that every command module has its rows.
 """
 
 from __future__ import annotations
 
+import argparse
 from dataclasses import dataclass
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -68,3 +71,10 @@ def modules() -> list[str]:
     """Every command module, each once, in the table's order."""
     return list(dict.fromkeys(command.module for command in COMMANDS))
 
+
+def add_command(subparsers: argparse._SubParsersAction, name: str, **settings: Any) -> argparse.ArgumentParser:
+    """`subparsers.add_parser(name, ...)` with the one-line help of `name`'s row in
+    :data:`COMMANDS`, written once for `paralign --help` and the command's parser alike.
+    `subparsers`: what ``add_subparsers`` returned."""
+    command = next(command for command in COMMANDS if command.name == name)
+    return subparsers.add_parser(name, help=command.help, **settings)

@@ -58,6 +58,7 @@ from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
 from ._aligner_options import add_aligner_options, loaded_aligner
 from ._cluster import cluster_runner
+from ._commands import add_command
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -85,8 +86,8 @@ Result = InputResult
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "align", help="word-align sentence pairs (Sultan et al. 2014; --aligner contextual or exact)",
+    parser = add_command(
+        subparsers, "align",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("input", nargs="?", default=None, metavar=FILE,

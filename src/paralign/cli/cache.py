@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from .. import disk_cache
+from ._commands import add_command
 from ._common import add_format, add_output, write_result
 from ._metavars import ACTION
 
@@ -35,8 +36,8 @@ ENVIRONMENT = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "cache", help="see and empty the disk cache of parsed resources (PPDB, table files) and ParaEval's vectors",
+    parser = add_command(
+        subparsers, "cache",
         description="The folder where paralign keeps what it parsed from resource files "
         "(PARALIGN_CACHE_DIR, else $XDG_CACHE_HOME/paralign, else ~/.cache/paralign) and "
         "ParaEval's vector cache (PARALIGN_VECTOR_CACHE, when set). Removing an entry changes "

@@ -15,6 +15,7 @@ from ..corpora import read_pairs
 from ..corpora.base import AlignedPair, BadPair, PairOrBad
 from ..errors import OPEN_REASONS, FormatError, InputFileError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -35,8 +36,8 @@ DEMO_DIR = Path(__file__).resolve().parents[1] / "data" / "demo"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "demo", help="align the example pairs and score them (what `make demo` runs)",
+    parser = add_command(
+        subparsers, "demo",
         description="Align the hand-written demo pairs (gold.jsonl, shipped inside paralign as "
         "paralign/data/demo/, a copy of a checkout's examples/demo/) with the Sultan et al. (2014) "
         "aligner, show the aligned words of each pair, and score them against the hand-made gold "

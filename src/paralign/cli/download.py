@@ -14,6 +14,7 @@ from ..resources import (
     held_where,
     searched,
 )
+from ._commands import add_command
 from ._common import add_format, emit
 from ._metavars import DIR
 
@@ -37,8 +38,7 @@ _STATE_SHOWN = {FETCHED: "ok", FAILED: "FAILED",
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("download", help="fetch WordNet, stop words and PPDB pairs via nltk.download "
-                                   "(about 15 MB; needs internet)", description=DESCRIPTION)
+    parser = add_command(subparsers, "download", description=DESCRIPTION)
     parser.add_argument("--dir", default=None, metavar=DIR,
                         help="folder to put them in (default: the first folder NLTK searches that exists and "
                         "can be written to, else ~/nltk_data); a folder paralign does not search must then "

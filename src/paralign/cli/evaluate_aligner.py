@@ -8,6 +8,7 @@ from ..aligners.evaluation import PairResult, evaluate_aligner_pairs
 from ._aligner_options import add_aligner_options, add_gold_options, loaded_aligner, on_gold
 from ._bootstrap_options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._cluster import cluster_runner
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -21,8 +22,8 @@ from ._render import SCORES_LEGEND, render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "evaluate-aligner", help="align a gold file's pairs and score them (with timings)",
+    parser = add_command(
+        subparsers, "evaluate-aligner",
         description="Align every pair of a gold alignment file (any format score-alignments "
         "reads) with the --aligner chosen (sultan, its contextual preset, or the exact-match "
         "baseline: the same gold and scores for each, the signature naming the aligner) and print "

@@ -24,6 +24,7 @@ from ..similarity.features import (
 )
 from ..similarity.model import report_relative_to
 from ._aligner_options import check_aligner_preset
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -74,9 +75,8 @@ DESCRIPTION = (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "evaluate-paraphrase",
-        help="train a paraphrase classifier on MSRP-format pairs, report test accuracy/P/R/F1",
+    parser = add_command(
+        subparsers, "evaluate-paraphrase",
         description=DESCRIPTION,
     )
     parser.add_argument("--train", action="append", required=True, metavar=FILE, help="training file: MSRP, or a CSV or TSV whose first line names its "

@@ -14,6 +14,7 @@ from ._bootstrap_options import (
     check_bootstrap_options,
     too_few_to_resample,
 )
+from ._commands import add_command
 from ._common import add_format, add_output, add_report, write_report, write_result
 from ._encoder_options import add_encoder_options, check_encoder_options, encoder_device
 from ._metavars import FILE
@@ -24,9 +25,8 @@ ENCODER_USERS = "--preset contextual (or --aligner contextual) or a neural signa
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "evaluate-sts",
-        help="correlate alignment similarity with STS gold scores (SemEval TSV, STS Benchmark or a CSV/TSV with a header)",
+    parser = add_command(
+        subparsers, "evaluate-sts",
         description="Score every pair of each --data file with a similarity signal (as similarity scores a pair) "
         "and correlate the scores with the file's gold scores: Pearson and Spearman, printed in percent "
         "(the JSON report's are fractions), with the pairs scored and the rows skipped (a bad row, a gold "

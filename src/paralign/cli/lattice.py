@@ -24,6 +24,7 @@ from ..textout import is_gzip_name, named_suffix
 from ._bootstrap_options import check_only_with
 from ._cluster import cluster_runner
 from ._command_line import BY_SUFFIX
+from ._commands import add_command
 from ._common import (
     add_encoding_errors,
     batch_status,
@@ -60,8 +61,8 @@ from ._warnings import warn_item
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "lattice", help="word lattices from multiple translations (Pang, Knight & Marcu 2003)",
+    parser = add_command(
+        subparsers, "lattice",
         description="Build, draw and query word lattices of groups of equivalent sentences.",
     )
     sub = parser.add_subparsers(dest="lattice_command", metavar=ACTION, required=True)

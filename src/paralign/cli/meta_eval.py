@@ -25,6 +25,7 @@ from ..errors import (
 )
 from ..metrics import DEFAULT_RESAMPLES, LEVELS
 from ..metrics.paraeval.configs import CONFIGS, get_config
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -64,8 +65,8 @@ ENCODER_USERS = "--paraeval-config contextual (its contextual tier) and a ParaEv
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "meta-eval", help="correlate BLEU/chrF/ParaEval/... with WMT21 human DA z-scores",
+    parser = add_command(
+        subparsers, "meta-eval",
         description="Pearson/Spearman/Kendall of each metric's system scores with the DA "
                     "z-scores (HUMAN rows left out), 95% intervals from segment bootstrap, and "
                     "paired tests of each metric's correlations against bleu's and chrf's (when "

@@ -25,6 +25,7 @@ from ._bootstrap_options import (
     too_few_to_resample,
 )
 from ._cluster import add_cluster_options, cluster_runner
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -63,8 +64,8 @@ ENCODER_USERS = "--config contextual (its contextual tier)"
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "paraeval", help="ParaEval (Zhou et al. 2006): paraphrase-aware MT precision/recall/F",
+    parser = add_command(
+        subparsers, "paraeval",
         description="Matching of a hypothesis against one or more references; 13a tokens, "
                     "lower-cased. --config default: graded tiers (exact, stem, WordNet synonym: "
                     "two words sharing a synset, PPDB paraphrase), recall-weighted F and a fragmentation penalty, the best "

@@ -25,6 +25,7 @@ from ..metrics.parametric import (
 from ..metrics.parametric_align import DEFAULT_MAX_LENGTH, names_a_skipped_item
 from ..signature import file_name_part
 from ._cluster import add_cluster_options, cluster_runner
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -102,8 +103,8 @@ def _common_options(parser: argparse.ArgumentParser, links_help: str) -> None:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "parametric", help="ParaMetric: phrase-pair alignment scores and paraphrase-table scores",
+    parser = add_command(
+        subparsers, "parametric",
         description="ParaMetric (Callison-Burch et al. 2008) scores, by phrase length.",
     )
     commands = parser.add_subparsers(dest="parametric_command", metavar=ACTION, required=True)

@@ -7,6 +7,7 @@ from typing import Any
 
 from ..errors import ConfigurationError
 from ._cluster import cluster_from_args
+from ._commands import add_command
 from ._common import positive_int, progress
 from ._metavars import FILE, N
 from ._pipelines import (
@@ -21,9 +22,8 @@ from ._pipelines import (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "paraphrase-table",
-        help="build a paraphrase table by aligning equivalent English sentences (monolingual SMT)",
+    parser = add_command(
+        subparsers, "paraphrase-table",
         description="Align every pair of sentences within each group (eflomal trained on all those "
         "pairs, or the Sultan aligner), extract non-identical phrase pairs and score them "
         "p(e2|e1) = c(e1,e2) / sum_e c(e1,e). Groups: one group a line as TSV of equivalent "

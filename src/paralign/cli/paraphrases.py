@@ -8,6 +8,7 @@ from contextlib import ExitStack
 from ..errors import ConfigurationError, FormatError, ParalignError
 from ..shown_text import shown_form
 from ..textio import without_bom
+from ._commands import add_command
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -29,9 +30,8 @@ from ._warnings import warn_item, warn_summary
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "paraphrases",
-        help="look up the paraphrases of a phrase in a table (pivot, paraphrase-table, lattice paraphrases or your own)",
+    parser = add_command(
+        subparsers, "paraphrases",
         description="Print the paraphrases of each PHRASE in a table, best first (score, then "
         "paraphrase), with the table's other columns. The score is the table's third column, named as the table "
         "names it (in JSON, and as score_column): probability, p(e2|e1), in a table pivot or paraphrase-table "

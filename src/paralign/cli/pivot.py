@@ -13,6 +13,7 @@ from ..errors import ConfigurationError
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._cluster import cluster_from_args
 from ._command_line import OUTPUT_PREFIXES
+from ._commands import add_command
 from ._common import (
     add_format,
     copy_to_stdout,
@@ -41,9 +42,8 @@ from ._pipelines import (
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "pivot",
-        help="build a paraphrase table by bilingual pivoting (Bannard & Callison-Burch 2005)",
+    parser = add_command(
+        subparsers, "pivot",
         description="Align English-foreign corpora with eflomal, extract phrase pairs and pivot: "
         "p(e2|e1) = sum_corpora sum_f p(f|e1) p(e2|f). Give --english/--foreign once per corpus. "
         "Columns: phrase, paraphrase, probability (p(e2|e1); summed over the corpora, so it can exceed 1 "
@@ -73,9 +73,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     from ..aligners.eflomal import EFLOMAL_MAX_TOKENS, SYMMETRIZATIONS
     from ..corpora.parallel import DEFAULT_MAX_TOKENS
 
-    align = subparsers.add_parser(
-        "word-align",
-        help="word-align a parallel corpus with eflomal (both directions, symmetrised), Pharaoh output",
+    align = add_command(
+        subparsers, "word-align",
         description="Word-align a parallel corpus with eflomal (both directions, symmetrised); one "
         "Pharaoh line per input line (empty for empty lines, those over --max-tokens and those with a side "
         f"of no token or of more than {EFLOMAL_MAX_TOKENS}, which eflomal cannot align; each counted). " + EFLOMAL_NOT_SEEDED

@@ -8,6 +8,7 @@ from contextlib import ExitStack
 from ..corpora import FORMATS
 from ..metrics.alignment_scores import LINK_SETS, score_files
 from ._bootstrap_options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
+from ._commands import add_command
 from ._common import (
     add_format,
     add_output,
@@ -21,9 +22,8 @@ from ._render import SCORES_LEGEND, render_scores
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "score-alignments",
-        help="precision/recall/F1 (macro, micro), exact match and AER of word alignments",
+    parser = add_command(
+        subparsers, "score-alignments",
         description="Score system alignments against gold ones, paired by position. Formats "
         "(jacana JSON, JSONL, GIZA txt, MultiMWA TSV, Pharaoh lines) are detected from the files. "
         "A pair with a bad gold or system item is left out on both sides and reported (warnings "

@@ -21,6 +21,7 @@ import socket
 from typing import Any
 
 from ..errors import ConfigurationError, ExtraMissingError
+from ._commands import add_command
 from ._common import add_format, non_negative_int, positive_int, progress, warn
 from ._encoder_options import add_encoder_options, encoder_device
 from ._metavars import ADDRESS, LIST, TABLE, N
@@ -93,8 +94,8 @@ def loopback_names(host: str, address: str | None = None) -> tuple[str, ...] | N
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "serve", help="a local web page (and JSON API) to see alignments, similarity, ParaEval, lattices",
+    parser = add_command(
+        subparsers, "serve",
         description=__doc__.split("\n\n", 1)[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--host", default="127.0.0.1", type=listen_host, metavar=ADDRESS,
                         help="address to listen on, an IPv6 one bare or in brackets (::1 or [::1]) (default: "

@@ -36,6 +36,7 @@ from ..similarity.signature import (
 )
 from ._aligner_options import check_aligner_preset
 from ._cluster import cluster_runner
+from ._commands import add_command
 from ._common import (
     add_encoding_errors,
     add_format,
@@ -76,9 +77,8 @@ ENCODER_USERS = ("--preset contextual (or --aligner contextual), a neural signal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "similarity",
-        help="alignment-based similarity of sentence pairs (one score per input pair)",
+    parser = add_command(
+        subparsers, "similarity",
         description="Read sentence pairs (s1 TAB s2 one pair a line, JSONL lines, or two line-aligned "
         "files: --source/--target, as align reads them) and print one "
         "similarity score per pair, in [0, 1], except with a hybrid blend (--signal hybrid, or its --model), whose scores "

@@ -9,6 +9,7 @@ from ..aligners.exact import ExactAligner
 from ..errors import ConfigurationError, counted
 from ._aligner_options import add_aligner_options, add_gold_options, loaded_aligner, on_gold
 from ._cluster import cluster_runner
+from ._commands import add_command
 from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
 from ._metavars import LIST
 
@@ -24,8 +25,8 @@ def _grid(text: str) -> tuple[float, ...]:
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser(
-        "tune-aligner", help="grid-search ppdb_sim and w on a gold file (macro F1)",
+    parser = add_command(
+        subparsers, "tune-aligner",
         description="Annotate a gold file once, then align it for every (ppdb_sim, w) in the grid "
         "(default {0.1, ..., 1.0} for both) and report the best macro F1 (a gold whose file name "
         "calls it a test split, as RTE2_test_M or gold.test.sure, is warned of first). The other aligner "
