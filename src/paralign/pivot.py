@@ -73,6 +73,7 @@ from .pivot_frames import (
     align_chunk,
     chunk_offsets,
     combine_pivots,
+    concatenate_parts,
     copy_lines,
     count_chunk,
     cuts_from,
@@ -291,21 +292,6 @@ def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bo
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
 
-def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> None:
-    """The output file from the finished parts, in phrase order: Parquet parts appended as
-    tables, TSV parts (encoded on the workers) appended as bytes."""
-    import pyarrow.parquet as pq
-
-    with TableWriter(output, schema, metadata) as writer:
-        for path in parts:
-            if path.endswith(".tsv"):
-                writer.write_encoded(Path(path).read_bytes(), 0)
-                continue
-            table = pq.read_table(path)
-            if table.num_rows:
-                writer.write(table)
-
-
 # ---------------------------------------------------------------------------------------------
 # Pipelines
 # ---------------------------------------------------------------------------------------------
@@ -480,7 +466,7 @@ def _finish_table(
     _wait(client, futures, "table", progress)
     counts = [future.result() for future in futures]
     parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet" if tsv_gzip is None else "[0-9]*.tsv"))
-    _concatenate(parts, output, schema, metadata)
+    concatenate_parts(parts, output, schema, metadata)
     shutil.rmtree(directory, ignore_errors=True)
     return sum(phrases for _, phrases in counts), sum(rows for rows, _ in counts)
 
