@@ -100,7 +100,15 @@ from .pivot_input import (
     read_chunk,
     read_on_workers,
 )
-from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
+from .pivot_work import (
+    WorkDir,
+    corpus_stages,
+    file_id,
+    pivot_stages,
+    with_pairs,
+    work_path,
+    written_through_file,
+)
 from .tables import TableWriter, atomic_path, is_parquet
 from .textout import is_gzip_name
 from .workers import block_options, on_client, pipeline_client
@@ -306,6 +314,7 @@ def _options(options: object) -> PivotOptions:
     return options
 
 
+@written_through_file
 def pivot_paraphrases(
     corpora: Sequence[tuple[str | Path, str | Path]],
     output: str | Path,
@@ -322,7 +331,7 @@ def pivot_paraphrases(
 ) -> PipelineReport:  # long: one stage after another, each a call
     """Build a pivot paraphrase table from (english, foreign) line-aligned file pairs.
 
-    `output` ending in .parquet is written as Parquet, otherwise as TSV (.gz: gzip).
+    `output` ending in .parquet is written as Parquet, otherwise as TSV (.gz: gzip); a stream (a FIFO) by `written_through_file`.
     `alignments`, one per corpus in the same order (None: align that corpus with eflomal), are
     Pharaoh files of one line per corpus line, indexing the tokens the tokenizer options give
     (`pivot_input.prepare_parallel`); eflomal, which cannot be seeded, is then not run, so the
@@ -497,6 +506,7 @@ def _sultan_align_file(work: WorkDir, stage: str, options: PivotOptions, workers
     return len(pairs)
 
 
+@written_through_file
 def monolingual_paraphrases(
     groups_path: str | Path,
     output: str | Path,

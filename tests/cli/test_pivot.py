@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+import threading
 
 import pytest
 
@@ -1018,3 +1020,37 @@ def test_the_helps_say_how_word_align_output_meets_pivot(capsys):
     assert "skip sentences of more than N tokens as --tokenizer splits them" in table
     for text in (align, pivot, table):  # one rule, said alike
         assert "counted in the tokens the links index and phrases are extracted from (word-align, pivot" in text
+
+
+def _read_fifo(path) -> tuple[threading.Thread, list[bytes]]:
+    """A reader of the FIFO `path` in a thread (a FIFO's writer waits for one): what it read."""
+    read: list[bytes] = []
+    thread = threading.Thread(target=lambda: read.append(path.read_bytes()), daemon=True)
+    thread.start()
+    return thread, read
+
+
+def test_a_table_to_a_fifo_is_written_into_it_and_the_fifo_stays(hand, tmp_path, capsys):
+    """-o a FIFO (or /dev/null, /dev/fd/N: written in place, as every other -o is) gets the table's
+    bytes; before, the table was renamed onto it, replacing the FIFO by a regular file (its reader
+    waiting for ever; as root, /dev/null replaced too) and the work folder was FIFO.work."""
+    import stat
+
+    given = ["--alignment", str(hand["align"])]
+    tables = {}
+    for name in ("file.parquet", "file.tsv"):
+        assert _pivot(hand, tmp_path / name, *given) == 0
+        tables[name] = (tmp_path / name).read_bytes()
+    for name in ("fifo.parquet", "fifo.tsv"):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        thread, read = _read_fifo(fifo)
+        capsys.readouterr()
+        assert _pivot(hand, fifo, *given, "--format", "json") == 0
+        thread.join(30)
+        assert stat.S_ISFIFO(fifo.stat().st_mode) and not (tmp_path / f"{name}.work").exists()
+        assert json.loads(capsys.readouterr().out)["output"] == str(fifo)
+        tables[name] = read[0]
+    assert tables["fifo.tsv"] == tables["file.tsv"] and b"little car\tsmall car" in tables["fifo.tsv"]
+    assert tables["fifo.parquet"][:4] == b"PAR1"
+

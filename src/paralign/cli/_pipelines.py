@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..alignment import MAX_PHRASE_LENGTH
-from ..errors import ConfigurationError, ParalignError, check_output_folder
+from ..errors import ConfigurationError, ParalignError, check_output_folder, written_in_place
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._cluster import add_cluster_options, announce_cluster
 from ._common import (
@@ -284,11 +284,13 @@ def run_table_pipeline(
     if args.work_dir is not None:
         check_output_folder(args.work_dir, "--work-dir")
     to_stdout = is_std(args.output)
-    if to_stdout and args.keep_work and args.work_dir is None:
-        warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
+    # a stream (-o -, /dev/null, a FIFO) is written through a temporary file, its work folder beside it
+    streamed = to_stdout or written_in_place(args.output)
+    if streamed and args.keep_work and args.work_dir is None:
+        warn(f"--keep-work keeps nothing with -o {args.output} unless --work-dir is given (the default one is temporary)")
     # the default work folder of a run that fails on its input goes (resuming cannot help); a
     # killed run's, a given --work-dir or one from an earlier run stay, to resume
-    default_work = None if to_stdout or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
+    default_work = None if streamed or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
     leftover = default_work if default_work is not None and not default_work.exists() else None
     with ExitStack() as stack:
         inputs, names = stdin_inputs(stack, inputs)
