@@ -1054,3 +1054,23 @@ def test_a_table_to_a_fifo_is_written_into_it_and_the_fifo_stays(hand, tmp_path,
     assert tables["fifo.tsv"] == tables["file.tsv"] and b"little car\tsmall car" in tables["fifo.tsv"]
     assert tables["fifo.parquet"][:4] == b"PAR1"
 
+
+def test_word_align_writes_links_into_a_fifo_in_a_folder_it_may_not_write(hand, tmp_path, monkeypatch, capsys,
+                                                                         as_file_owner):
+    """A FIFO (/dev/null, /dev/fd/N) is written in place, so its folder (/dev) need not be
+    writable, as -o's check says; eflomal's link files were put in a temporary folder beside
+    the output, so word-align -o /dev/null failed for a user after the corpus was read."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    fifo = locked / "links.txt"
+    os.mkfifo(fifo)
+    locked.chmod(0o555)
+    thread, read = _read_fifo(fifo)
+    with as_file_owner():
+        status = main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "-o", str(fifo)])
+    if status != 0:
+        fifo.open("wb").close()  # the reader, still waiting, gets an empty file and ends
+    thread.join(30)
+    assert status == 0, capsys.readouterr().err
+    assert read[0].decode().splitlines()[1] == "0-0 1-1 2-2 3-3"
