@@ -1074,3 +1074,23 @@ def test_word_align_writes_links_into_a_fifo_in_a_folder_it_may_not_write(hand, 
     thread.join(30)
     assert status == 0, capsys.readouterr().err
     assert read[0].decode().splitlines()[1] == "0-0 1-1 2-2 3-3"
+
+
+def test_an_output_that_is_stdout_holds_the_table_or_links_alone(hand, tmp_path, monkeypatch, capsys):
+    """-o /dev/stdout (here /dev/fd/N of the file stdout writes): the report goes to stderr, as
+    with -o -; it went to stdout after the table (or the links), a line more that a reader of
+    the table, or pivot --alignment (one line per corpus line), took for its own."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    given = ["--alignment", str(hand["align"])]
+    assert _pivot(hand, tmp_path / "file.tsv", *given) == 0
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]),
+                 "-o", str(tmp_path / "links.txt")]) == 0
+    capsys.readouterr()
+    for name, command in (("file.tsv", lambda out: _pivot(hand, out, *given)),
+                          ("links.txt", lambda out: main(["word-align", "--source", str(hand["en"]), "--target",
+                                                         str(hand["de"]), "-o", out]))):
+        with open(tmp_path / f"stdout-{name}", "w", encoding="utf-8") as stdout, monkeypatch.context() as patch:
+            patch.setattr("sys.stdout", stdout)
+            assert command(f"/dev/fd/{stdout.fileno()}") == 0
+        assert (tmp_path / f"stdout-{name}").read_bytes() == (tmp_path / name).read_bytes()
+        assert capsys.readouterr().err.count(" -> /dev/fd/" if name == "links.txt" else "to /dev/fd/") == 1

@@ -10,6 +10,7 @@ takes as they do: :func:`add_case_options`), or options other commands share (:m
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -164,11 +165,24 @@ def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> N
                                      f"leave {flag} out")
 
 
+def writes_stdout(path: str) -> bool:
+    """Does an output `path` write this command's stdout: '-', or a name of the file stdout is
+    (/dev/stdout, /dev/fd/1, the file of ``> FILE``)? Then the report goes to stderr, so that
+    stdout holds the output alone: ``-o /dev/stdout`` had the table's (or links') report after
+    it, one more line a reader of the table or `pivot --alignment` took for its own."""
+    if is_std(path):
+        return True
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no such file yet, stdout closed or not a file
+        return False
+
+
 def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
     """What says where the job runs when it starts: :func:`announce_cluster`, except when the
-    JSON report itself goes to stderr (`-o -`), which then holds that report alone (the
-    report's "cluster" has the same facts)."""
-    if args.format == "json" and is_std(args.output):
+    JSON report itself goes to stderr (`-o -`, `-o /dev/stdout`), which then holds that report
+    alone (the report's "cluster" has the same facts)."""
+    if args.format == "json" and writes_stdout(args.output):
         return lambda info: None
     return announce_cluster
 
@@ -288,6 +302,7 @@ def run_table_pipeline(
     streamed = to_stdout or written_in_place(args.output)
     if streamed and args.keep_work and args.work_dir is None:
         warn(f"--keep-work keeps nothing with -o {args.output} unless --work-dir is given (the default one is temporary)")
+    to_stderr = writes_stdout(args.output)  # the report: stdout holds the table
     # the default work folder of a run that fails on its input goes (resuming cannot help); a
     # killed run's, a given --work-dir or one from an earlier run stay, to resume
     default_work = None if streamed or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
@@ -307,6 +322,6 @@ def run_table_pipeline(
     result = shown_names(result, names)
     warn_skips(result, args.tokenizer)
     # on stderr (the table holds stdout), the text report is shown as every message there is
-    emit(result, args.format, (lambda r: shown(render_report(r))) if to_stdout else render_report,
-         sys.stderr if to_stdout else sys.stdout)
+    emit(result, args.format, (lambda r: shown(render_report(r))) if to_stderr else render_report,
+         sys.stderr if to_stderr else sys.stdout)
     return 0

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import warnings
 from contextlib import ExitStack
 from pathlib import Path
@@ -37,6 +38,7 @@ from ._pipelines import (
     cluster_announcer,
     options_from_args,
     run_table_pipeline,
+    writes_stdout,
 )
 
 
@@ -170,6 +172,7 @@ def run_align(args: argparse.Namespace) -> int:
     from ..aligners.eflomal import word_align_files
 
     to_stdout = is_std(args.output)
+    to_stderr = writes_stdout(args.output)  # the report, when the links hold stdout (-o /dev/stdout)
     with ExitStack() as stack:
         (source, target), names = stdin_inputs(stack, [args.source, args.target])
         # the library writes a file; stdout gets its content (or the JSON report)
@@ -195,7 +198,7 @@ def run_align(args: argparse.Namespace) -> int:
     if to_stdout and args.format == "json":
         emit(result, "json", str)
     elif not to_stdout:
-        emit(result, args.format, render_align_report)
+        emit(result, args.format, render_align_report, sys.stderr if to_stderr else sys.stdout)
     return 0
 
 
