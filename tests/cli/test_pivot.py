@@ -1094,3 +1094,30 @@ def test_an_output_that_is_stdout_holds_the_table_or_links_alone(hand, tmp_path,
             assert command(f"/dev/fd/{stdout.fileno()}") == 0
         assert (tmp_path / f"stdout-{name}").read_bytes() == (tmp_path / name).read_bytes()
         assert capsys.readouterr().err.count(" -> /dev/fd/" if name == "links.txt" else "to /dev/fd/") == 1
+
+
+#: Options of the table commands with no default to tell: absent, there is no such file.
+NO_DEFAULT = {"--alignment", "--tokens-output"}
+
+
+@pytest.mark.parametrize("command", ["pivot", "paraphrase-table", "word-align"])
+def test_every_option_with_a_value_says_its_default_as_argparse_has_it(command):
+    """--top-k (all) and --max-length-ratio (none skipped) said no default; --chunk-size and
+    --min-translation-prob wrote theirs as text beside argparse's ('(default 5000)'), and
+    several said 'default N' where the others say 'default: N'."""
+    from tests.cli.test_help_placeholders import parsers
+
+    parser = dict(parsers())[f"paralign {command}"]
+    formatter = parser._get_formatter()
+    for action in parser._actions:
+        if not action.option_strings or action.nargs == 0 or action.required or action.dest == "help":
+            continue
+        shown = " ".join(formatter._expand_help(action).split())
+        if set(action.option_strings) & NO_DEFAULT or "no effect here" in shown:  # paraphrase-table's pivot pruning
+            continue
+        if action.choices:  # "regex (raw text; the default), ...": the choice that is the default says so
+            assert "default" in shown and str(action.default or "") in shown, (action.option_strings, shown)
+            continue
+        assert "(default: " in shown or "; default: " in shown, (action.option_strings, shown)
+        if isinstance(action.default, int | float) and not isinstance(action.default, bool):
+            assert f"default: {action.default}" in shown, (action.option_strings, shown)

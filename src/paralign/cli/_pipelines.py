@@ -95,18 +95,18 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--max-length", type=positive_int, default=MAX_PHRASE_LENGTH, metavar=N,
                         help="longest phrase in words (default: %(default)s)")
     parser.add_argument("--threshold", type=unit_interval, default=threshold, metavar=X,
-                        help="keep paraphrases with p >= this, a number in [0, 1] (default %(default)s)")
+                        help="keep paraphrases with p >= this, a number in [0, 1] (default: %(default)s)")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N,
-                        help="keep the N best paraphrases per phrase, N >= 1")
+                        help="keep the N best paraphrases per phrase, N >= 1 (default: all)")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar=N,
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
-                        "pair count; default %(default)s: every pair, though most rows of a table of a few thousand "
+                        "pair count; default: %(default)s, every pair, though most rows of a table of a few thousand "
                         "lines are pairs seen once). `paralign paraphrases` shows these counts and p beside each "
                         "paraphrase to choose the cuts by; a rerun in a --keep-work folder with other --threshold, "
                         "--top-k or --min-count cuts the pairs it summed again, nothing more")
-    parser.add_argument("--chunk-size", type=positive_int, default=5000, metavar=N, help="lines per map chunk (default 5000)")
+    parser.add_argument("--chunk-size", type=positive_int, default=5000, metavar=N, help="lines per map chunk (default: %(default)s)")
     parser.add_argument("--work-dir", default=None, metavar=DIR,
-                        help="intermediate files (default FILE.work for -o FILE, a temporary one for -o -); reuse to resume "
+                        help="intermediate files (default: FILE.work for -o FILE, a temporary one for -o -); reuse to resume "
                         "(not possible for an input read from stdin): stages whose options changed are recomputed "
                         "(--max-length, --chunk-size: the chunks; --min-translation-prob: the summed pairs), the "
                         "others, such as the alignment, reused; other inputs, reading or eflomal options are "
@@ -118,15 +118,15 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar=N,
                         help=("skip line pairs with a side of more than N tokens as --tokenizer (the foreign side: "
-                              f"--foreign-tokenizer) splits it, {MAX_TOKENS_RULE}, N >= 1 (default "
+                              f"--foreign-tokenizer) splits it, {MAX_TOKENS_RULE}, N >= 1 (default: "
                               f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
                               "tokens, which it leaves without a link (counted over-long)") if pivot else
                         f"skip sentences of more than N tokens as --tokenizer splits them, {MAX_TOKENS_RULE}, N >= 1 "
-                        "(default %(default)s)")
+                        "(default: %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None, metavar=X,
-                        help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
+                        help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1 (default: none skipped)")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001, metavar=X,
-                        help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default 0.001; 0 = exact)"
+                        help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default: %(default)s; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
     parser.add_argument("--iterations", type=positive_int, default=None, metavar=N,

@@ -112,7 +112,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar=N,
                        help="leave line pairs with a side of more than N tokens as --tokenizer (the target "
                        f"side: --target-tokenizer) splits it unaligned (an empty line), {MAX_TOKENS_RULE}, N >= 1 "
-                       "(default %(default)s); give pivot --alignment the same --max-tokens")
+                       "(default: %(default)s); give pivot --alignment the same --max-tokens")
     align.add_argument("--iterations", type=positive_int, default=None, metavar=N,
                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     add_format(align)
