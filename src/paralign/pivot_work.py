@@ -262,7 +262,7 @@ def written_through_file(build: Callable[P, R]) -> Callable[P, R]:
             report = build(*bound.args, **bound.kwargs)
             with open(bound.arguments["output"], "rb") as table, open(output, "wb") as out:
                 shutil.copyfileobj(table, out)
-        return replace(report, output=str(output))  # type: ignore[type-var]
+        return replace(report, output=str(output))  # type: ignore[type-var]  # R: any report dataclass, which mypy cannot bound here
 
     return run
 
