@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import re
 import shutil
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
@@ -131,6 +132,7 @@ class WorkDir:
         run = path / "run.json"
         new = {name: stage.record() for name, stage in stages.items()}
         kept = None  # the stage records run.json still holds (read once)
+        check_own_files(path)  # before anything in it is deleted
         if path.exists() and (restart or not run.exists()):
             shutil.rmtree(path)
         elif run.exists():
@@ -177,6 +179,24 @@ class WorkDir:
         with atomic_path(self.path / f"{stage}.json") as tmp:
             tmp.write_text(json.dumps(info), encoding="utf-8")
         return info
+
+
+#: What a run writes at the top of its work directory: its record, the summed pairs, the
+#: output's parts, each corpus' folder (``c0``, ``c1``..., ``mono``); ``.tmp*``, an atomic write's.
+OWN_NAMES = re.compile(r"run\.json|pairs(\.json)?|output-parts|mono|c\d+|\.tmp.*")
+
+
+def check_own_files(path: Path) -> None:
+    """ConfigurationError unless `path` is missing, empty or holds only what a run writes
+    (:data:`OWN_NAMES`): a run deletes its work directory (stale, restarted, or done without
+    `keep_work`), and ``--work-dir .`` or a folder of the user's files was deleted whole."""
+    if not path.is_dir():
+        return
+    other = sorted(entry.name for entry in path.iterdir() if not OWN_NAMES.fullmatch(entry.name))
+    if other:
+        shown = ", ".join(other[:3]) + (f" and {len(other) - 3} more" if len(other) > 3 else "")
+        raise ConfigurationError(f"work directory {path} holds files that no paralign run wrote ({shown}): a run "
+                                 "deletes its work directory, so give a new or empty folder (nothing was deleted)")
 
 
 def _read_run(run: Path) -> dict[str, Any] | None:

@@ -1121,3 +1121,25 @@ def test_every_option_with_a_value_says_its_default_as_argparse_has_it(command):
         assert "(default: " in shown or "; default: " in shown, (action.option_strings, shown)
         if isinstance(action.default, int | float) and not isinstance(action.default, bool):
             assert f"default: {action.default}" in shown, (action.option_strings, shown)
+
+
+def test_a_work_dir_holding_other_files_is_refused_and_nothing_deleted(hand, tmp_path, capsys):
+    """--work-dir . (or any folder of the user's) was deleted whole: a folder without run.json
+    was taken for a stale work directory and removed before the run (and with --restart, or
+    after a successful run without --keep-work). Now refused, exit 2, before any work."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (tmp_path / "t.tsv.work").mkdir()
+    (tmp_path / "t.tsv.work" / "data.en").write_text("mine\n", encoding="utf-8")
+    given = ["--alignment", str(hand["align"])]
+    for extra in (["--work-dir", str(mine)], ["--work-dir", str(mine), "--restart"], []):
+        assert _pivot(hand, tmp_path / "t.tsv", *given, *extra) == 2, extra
+        said = capsys.readouterr().err
+        assert "holds files that no paralign run wrote" in said and "nothing was deleted" in said
+    assert (mine / "notes.txt").read_text() == (tmp_path / "t.tsv.work" / "data.en").read_text() == "mine\n"
+    assert not (tmp_path / "t.tsv").exists()
+    work = tmp_path / "w"
+    assert _pivot(hand, tmp_path / "t.tsv", *given, "--work-dir", str(work), "--keep-work") == 0  # its own: reused
+    assert _pivot(hand, tmp_path / "t.tsv", *given, "--work-dir", str(work), "--restart") == 0
+    assert not work.exists()

@@ -106,7 +106,8 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         "--top-k or --min-count cuts the pairs it summed again, nothing more")
     parser.add_argument("--chunk-size", type=positive_int, default=5000, metavar=N, help="lines per map chunk (default: %(default)s)")
     parser.add_argument("--work-dir", default=None, metavar=DIR,
-                        help="intermediate files (default: FILE.work for -o FILE, a temporary one for -o -); reuse to resume "
+                        help="intermediate files (default: FILE.work for -o FILE, a temporary one for -o -; a new or empty "
+                        "folder, or an earlier run's: one holding other files is refused); reuse to resume "
                         "(not possible for an input read from stdin): stages whose options changed are recomputed "
                         "(--max-length, --chunk-size: the chunks; --min-translation-prob: the summed pairs), the "
                         "others, such as the alignment, reused; other inputs, reading or eflomal options are "
