@@ -277,9 +277,28 @@ def dask_setup(worker: Any) -> None:
     """Run in each worker process of a local cluster as it starts (its preload: `_start_local`):
     SIGINT ignored. Ctrl-C reaches every process of the terminal's group, and each worker printed
     its KeyboardInterrupt traceback (`Process Dask Worker process (from Nanny): ...`); the job's
-    own process hears it, and stops the cluster."""
+    own process hears it, and stops the cluster. And :class:`_ClosingHeartbeat` on its log."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+    logging.getLogger("distributed.worker").addFilter(_ClosingHeartbeat(worker))
+
+
+class _ClosingHeartbeat(logging.Filter):
+    """Drops a local worker's "Failed to communicate with scheduler during heartbeat" log (with
+    three chained tracebacks, ``CommClosedError: ConnectionPool closing``) when the worker is
+    itself closing: a heartbeat in flight as the cluster is stopped (after Ctrl-C most often)
+    fails when the worker closes its connections, which says nothing wrong. A running worker's
+    failed heartbeat is still logged."""
+
+    def __init__(self, worker: Any) -> None:
+        super().__init__()
+        self.worker = worker
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from distributed.core import Status
+
+        heartbeat = str(record.msg).startswith("Failed to communicate with scheduler during heartbeat")
+        return not (heartbeat and self.worker.status in (Status.closing, Status.closed, Status.closing_gracefully))
 
 
 class _QuietDataErrors(logging.Filter):

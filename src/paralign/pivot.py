@@ -73,6 +73,7 @@ from .pivot_frames import (
     align_chunk,
     chunk_offsets,
     combine_pivots,
+    concatenate_parts,
     copy_lines,
     count_chunk,
     cuts_from,
@@ -99,7 +100,15 @@ from .pivot_input import (
     read_chunk,
     read_on_workers,
 )
-from .pivot_work import WorkDir, corpus_stages, file_id, pivot_stages, with_pairs, work_path
+from .pivot_work import (
+    WorkDir,
+    corpus_stages,
+    file_id,
+    pivot_stages,
+    with_pairs,
+    work_path,
+    written_through_file,
+)
 from .tables import TableWriter, atomic_path, is_parquet
 from .textout import is_gzip_name
 from .workers import block_options, on_client, pipeline_client
@@ -291,21 +300,6 @@ def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bo
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
 
-def _concatenate(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> None:
-    """The output file from the finished parts, in phrase order: Parquet parts appended as
-    tables, TSV parts (encoded on the workers) appended as bytes."""
-    import pyarrow.parquet as pq
-
-    with TableWriter(output, schema, metadata) as writer:
-        for path in parts:
-            if path.endswith(".tsv"):
-                writer.write_encoded(Path(path).read_bytes(), 0)
-                continue
-            table = pq.read_table(path)
-            if table.num_rows:
-                writer.write(table)
-
-
 # ---------------------------------------------------------------------------------------------
 # Pipelines
 # ---------------------------------------------------------------------------------------------
@@ -320,6 +314,7 @@ def _options(options: object) -> PivotOptions:
     return options
 
 
+@written_through_file
 def pivot_paraphrases(
     corpora: Sequence[tuple[str | Path, str | Path]],
     output: str | Path,
@@ -336,7 +331,7 @@ def pivot_paraphrases(
 ) -> PipelineReport:  # long: one stage after another, each a call
     """Build a pivot paraphrase table from (english, foreign) line-aligned file pairs.
 
-    `output` ending in .parquet is written as Parquet, otherwise as TSV (.gz: gzip).
+    `output` ending in .parquet is written as Parquet, otherwise as TSV (.gz: gzip); a stream (a FIFO) by `written_through_file`.
     `alignments`, one per corpus in the same order (None: align that corpus with eflomal), are
     Pharaoh files of one line per corpus line, indexing the tokens the tokenizer options give
     (`pivot_input.prepare_parallel`); eflomal, which cannot be seeded, is then not run, so the
@@ -480,7 +475,7 @@ def _finish_table(
     _wait(client, futures, "table", progress)
     counts = [future.result() for future in futures]
     parts = sorted(str(path) for path in directory.glob("[0-9]*.parquet" if tsv_gzip is None else "[0-9]*.tsv"))
-    _concatenate(parts, output, schema, metadata)
+    concatenate_parts(parts, output, schema, metadata)
     shutil.rmtree(directory, ignore_errors=True)
     return sum(phrases for _, phrases in counts), sum(rows for rows, _ in counts)
 
@@ -511,6 +506,7 @@ def _sultan_align_file(work: WorkDir, stage: str, options: PivotOptions, workers
     return len(pairs)
 
 
+@written_through_file
 def monolingual_paraphrases(
     groups_path: str | Path,
     output: str | Path,

@@ -15,7 +15,8 @@ Counting (one corpus; every frame is a Dask DataFrame of Parquet-backed partitio
 4. output   - all corpora's contributions grouped by (phrase, paraphrase): probability,
               pivots (how many foreign phrases are shared), support (sum of min(c(e1, f), c(e2, f)));
               threshold and min-count, sorted by phrase (Dask's sort), then per phrase by
-              probability (descending) and paraphrase, top-k.
+              probability (descending) and paraphrase, top-k; the parts concatenated
+              into the table file (:func:`concatenate_parts`).
 
 The monolingual table replaces steps 3-4 by p(e2|e1) = c(e1, e2) / sum_e c(e1, e).
 
@@ -49,7 +50,7 @@ import pyarrow.compute as pc
 
 from .corpora.parallel import line_index
 from .phrase_counts import COUNT_SCHEMA, count_phrase_pairs
-from .tables import atomic_path
+from .tables import TableWriter, atomic_path
 
 if TYPE_CHECKING:  # pragma: no cover - dask loads in the functions that build graphs
     from dask.delayed import Delayed
@@ -458,3 +459,18 @@ def write_buckets(table: pa.Table, directory: str, schema: pa.Schema, tsv_gzip: 
             else:
                 tmp.write_bytes(tsv_bytes(rows, schema, gzip=tsv_gzip))
     return table.num_rows
+
+
+def concatenate_parts(parts: Sequence[str], output: Path, schema: Any, metadata: dict[str, Any]) -> None:
+    """The output file from the finished parts, in phrase order: Parquet parts appended as
+    tables, TSV parts (encoded on the workers) appended as bytes."""
+    import pyarrow.parquet as pq
+
+    with TableWriter(output, schema, metadata) as writer:
+        for path in parts:
+            if path.endswith(".tsv"):
+                writer.write_encoded(Path(path).read_bytes(), 0)
+                continue
+            table = pq.read_table(path)
+            if table.num_rows:
+                writer.write(table)

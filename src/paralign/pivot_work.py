@@ -12,20 +12,27 @@ and recomputed when it is the default one.  Stale results are deleted before the
 fingerprints are written, and every record is written under a temporary name and renamed, so
 a killed run leaves only finished records of its own fingerprints behind.
 
+:func:`written_through_file`: a pipeline's table to a stream (/dev/null, a FIFO) built in a
+temporary folder, with the default work directory, and copied to it.
+
 Not for: the stages themselves (:mod:`paralign.pivot`) or the chunk files' contents
 (:mod:`paralign.pivot_frames`).
 """
 
 from __future__ import annotations
 
+import inspect
 import json
+import re
 import shutil
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import tempfile
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+from functools import wraps
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ParamSpec, Protocol, TypeVar
 
-from .errors import ConfigurationError, FormatError
+from .errors import ConfigurationError, FormatError, check_output_file, written_in_place
 from .tables import atomic_path
 from .textio import require_file
 from .tokenizers import TOKENS_VERSION
@@ -125,6 +132,7 @@ class WorkDir:
         run = path / "run.json"
         new = {name: stage.record() for name, stage in stages.items()}
         kept = None  # the stage records run.json still holds (read once)
+        check_own_files(path)  # before anything in it is deleted
         if path.exists() and (restart or not run.exists()):
             shutil.rmtree(path)
         elif run.exists():
@@ -171,6 +179,24 @@ class WorkDir:
         with atomic_path(self.path / f"{stage}.json") as tmp:
             tmp.write_text(json.dumps(info), encoding="utf-8")
         return info
+
+
+#: What a run writes at the top of its work directory: its record, the summed pairs, the
+#: output's parts, each corpus' folder (``c0``, ``c1``..., ``mono``); ``.tmp*``, an atomic write's.
+OWN_NAMES = re.compile(r"run\.json|pairs(\.json)?|output-parts|mono|c\d+|\.tmp.*")
+
+
+def check_own_files(path: Path) -> None:
+    """ConfigurationError unless `path` is missing, empty or holds only what a run writes
+    (:data:`OWN_NAMES`): a run deletes its work directory (stale, restarted, or done without
+    `keep_work`), and ``--work-dir .`` or a folder of the user's files was deleted whole."""
+    if not path.is_dir():
+        return
+    other = sorted(entry.name for entry in path.iterdir() if not OWN_NAMES.fullmatch(entry.name))
+    if other:
+        shown = ", ".join(other[:3]) + (f" and {len(other) - 3} more" if len(other) > 3 else "")
+        raise ConfigurationError(f"work directory {path} holds files that no paralign run wrote ({shown}): a run "
+                                 "deletes its work directory, so give a new or empty folder (nothing was deleted)")
 
 
 def _read_run(run: Path) -> dict[str, Any] | None:
@@ -227,6 +253,38 @@ def differences(old: dict[str, Any], new: dict[str, Any]) -> list[str]:
         else:
             said.append(f"{key}: {before!r} there, {now!r} now")
     return said
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def written_through_file(build: Callable[P, R]) -> Callable[P, R]:
+    """`build` (a pipeline writing its table to its argument `output` and returning a report
+    dataclass with an `output` field) made to write an output that is written in place
+    (:func:`paralign.errors.written_in_place`: /dev/null, a FIFO, /dev/fd/N, /dev/stdout) through
+    a file: the table is built in a temporary folder, under the output's name (its suffix
+    chooses the format), then its bytes are copied to the output; the default work folder is
+    in that temporary folder too (``/dev/null.work`` cannot be made). Why: the table is written
+    under a temporary name beside it and renamed onto it, which replaced a FIFO or (as root)
+    /dev/null by a regular file, and in /dev, which a user may not write, failed after the work."""
+    signature = inspect.signature(build)
+
+    @wraps(build)
+    def run(*args: P.args, **kwargs: P.kwargs) -> R:
+        bound = signature.bind(*args, **kwargs)
+        output = bound.arguments["output"]
+        if not written_in_place(output):
+            return build(*args, **kwargs)
+        check_output_file(output)  # writable: before the work, not at its end
+        with tempfile.TemporaryDirectory(prefix="paralign-") as folder:
+            bound.arguments["output"] = Path(folder) / Path(output).name
+            report = build(*bound.args, **bound.kwargs)
+            with open(bound.arguments["output"], "rb") as table, open(output, "wb") as out:
+                shutil.copyfileobj(table, out)
+        return replace(report, output=str(output))  # type: ignore[type-var]  # R: any report dataclass, which mypy cannot bound here
+
+    return run
 
 
 def work_path(output: Path, work_dir: str | Path | None) -> Path:

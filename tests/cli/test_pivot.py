@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
+import threading
 
 import pytest
 
@@ -1018,3 +1020,126 @@ def test_the_helps_say_how_word_align_output_meets_pivot(capsys):
     assert "skip sentences of more than N tokens as --tokenizer splits them" in table
     for text in (align, pivot, table):  # one rule, said alike
         assert "counted in the tokens the links index and phrases are extracted from (word-align, pivot" in text
+
+
+def _read_fifo(path) -> tuple[threading.Thread, list[bytes]]:
+    """A reader of the FIFO `path` in a thread (a FIFO's writer waits for one): what it read."""
+    read: list[bytes] = []
+    thread = threading.Thread(target=lambda: read.append(path.read_bytes()), daemon=True)
+    thread.start()
+    return thread, read
+
+
+def test_a_table_to_a_fifo_is_written_into_it_and_the_fifo_stays(hand, tmp_path, capsys):
+    """-o a FIFO (or /dev/null, /dev/fd/N: written in place, as every other -o is) gets the table's
+    bytes; before, the table was renamed onto it, replacing the FIFO by a regular file (its reader
+    waiting for ever; as root, /dev/null replaced too) and the work folder was FIFO.work."""
+    import stat
+
+    given = ["--alignment", str(hand["align"])]
+    tables = {}
+    for name in ("file.parquet", "file.tsv"):
+        assert _pivot(hand, tmp_path / name, *given) == 0
+        tables[name] = (tmp_path / name).read_bytes()
+    for name in ("fifo.parquet", "fifo.tsv"):
+        fifo = tmp_path / name
+        os.mkfifo(fifo)
+        thread, read = _read_fifo(fifo)
+        capsys.readouterr()
+        assert _pivot(hand, fifo, *given, "--format", "json") == 0
+        thread.join(30)
+        assert stat.S_ISFIFO(fifo.stat().st_mode) and not (tmp_path / f"{name}.work").exists()
+        assert json.loads(capsys.readouterr().out)["output"] == str(fifo)
+        tables[name] = read[0]
+    assert tables["fifo.tsv"] == tables["file.tsv"] and b"little car\tsmall car" in tables["fifo.tsv"]
+    assert tables["fifo.parquet"][:4] == b"PAR1"
+
+
+def test_word_align_writes_links_into_a_fifo_in_a_folder_it_may_not_write(hand, tmp_path, monkeypatch, capsys,
+                                                                         as_file_owner):
+    """A FIFO (/dev/null, /dev/fd/N) is written in place, so its folder (/dev) need not be
+    writable, as -o's check says; eflomal's link files were put in a temporary folder beside
+    the output, so word-align -o /dev/null failed for a user after the corpus was read."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    fifo = locked / "links.txt"
+    os.mkfifo(fifo)
+    locked.chmod(0o555)
+    thread, read = _read_fifo(fifo)
+    with as_file_owner():
+        status = main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]), "-o", str(fifo)])
+    if status != 0:
+        fifo.open("wb").close()  # the reader, still waiting, gets an empty file and ends
+    thread.join(30)
+    assert status == 0, capsys.readouterr().err
+    assert read[0].decode().splitlines()[1] == "0-0 1-1 2-2 3-3"
+
+
+def test_an_output_that_is_stdout_holds_the_table_or_links_alone(hand, tmp_path, monkeypatch, capsys):
+    """-o /dev/stdout (here /dev/fd/N of the file stdout writes): the report goes to stderr, as
+    with -o -; it went to stdout after the table (or the links), a line more that a reader of
+    the table, or pivot --alignment (one line per corpus line), took for its own."""
+    monkeypatch.setattr("paralign.aligners.eflomal.run_eflomal", _fake_run_eflomal)
+    given = ["--alignment", str(hand["align"])]
+    assert _pivot(hand, tmp_path / "file.tsv", *given) == 0
+    assert main(["word-align", "--source", str(hand["en"]), "--target", str(hand["de"]),
+                 "-o", str(tmp_path / "links.txt")]) == 0
+    capsys.readouterr()
+    for name, command in (("file.tsv", lambda out: _pivot(hand, out, *given)),
+                          ("links.txt", lambda out: main(["word-align", "--source", str(hand["en"]), "--target",
+                                                         str(hand["de"]), "-o", out]))):
+        with open(tmp_path / f"stdout-{name}", "w", encoding="utf-8") as stdout, monkeypatch.context() as patch:
+            patch.setattr("sys.stdout", stdout)
+            assert command(f"/dev/fd/{stdout.fileno()}") == 0
+        assert (tmp_path / f"stdout-{name}").read_bytes() == (tmp_path / name).read_bytes()
+        assert capsys.readouterr().err.count(" -> /dev/fd/" if name == "links.txt" else "to /dev/fd/") == 1
+
+
+#: Options of the table commands with no default to tell: absent, there is no such file.
+NO_DEFAULT = {"--alignment", "--tokens-output"}
+
+
+@pytest.mark.parametrize("command", ["pivot", "paraphrase-table", "word-align"])
+def test_every_option_with_a_value_says_its_default_as_argparse_has_it(command):
+    """--top-k (all) and --max-length-ratio (none skipped) said no default; --chunk-size and
+    --min-translation-prob wrote theirs as text beside argparse's ('(default 5000)'), and
+    several said 'default N' where the others say 'default: N'."""
+    from tests.cli.test_help_placeholders import parsers
+
+    parser = dict(parsers())[f"paralign {command}"]
+    formatter = parser._get_formatter()
+    for action in parser._actions:
+        if not action.option_strings or action.nargs == 0 or action.required or action.dest == "help":
+            continue
+        shown = " ".join(formatter._expand_help(action).split())
+        if set(action.option_strings) & NO_DEFAULT or "no effect here" in shown:  # paraphrase-table's pivot pruning
+            continue
+        if action.choices:  # "regex (raw text; the default), ...": the choice that is the default says so
+            assert "default" in shown and str(action.default or "") in shown, (action.option_strings, shown)
+            continue
+        assert "(default: " in shown or "; default: " in shown, (action.option_strings, shown)
+        if isinstance(action.default, int | float) and not isinstance(action.default, bool):
+            assert f"default: {action.default}" in shown, (action.option_strings, shown)
+
+
+def test_a_work_dir_holding_other_files_is_refused_and_nothing_deleted(hand, tmp_path, capsys):
+    """--work-dir . (or any folder of the user's) was deleted whole: a folder without run.json
+    was taken for a stale work directory and removed before the run (and with --restart, or
+    after a successful run without --keep-work). Now refused, exit 2, before any work."""
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (tmp_path / "t.tsv.work").mkdir()
+    (tmp_path / "t.tsv.work" / "data.en").write_text("mine\n", encoding="utf-8")
+    given = ["--alignment", str(hand["align"])]
+    for extra in (["--work-dir", str(mine)], ["--work-dir", str(mine), "--restart"], []):
+        assert _pivot(hand, tmp_path / "t.tsv", *given, *extra) == 2, extra
+        said = capsys.readouterr().err
+        assert "holds files that no paralign run wrote" in said and "nothing was deleted" in said
+    assert (mine / "notes.txt").read_text() == (tmp_path / "t.tsv.work" / "data.en").read_text() == "mine\n"
+    assert not (tmp_path / "t.tsv").exists()
+    work = tmp_path / "w"
+    assert _pivot(hand, tmp_path / "t.tsv", *given, "--work-dir", str(work), "--keep-work") == 0  # its own: reused
+    assert _pivot(hand, tmp_path / "t.tsv", *given, "--work-dir", str(work), "--restart") == 0
+    assert not work.exists()

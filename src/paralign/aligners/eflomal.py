@@ -23,7 +23,7 @@ from typing import Any
 
 from ..alignment import Alignment, Link, symmetrize
 from ..corpora.parallel import DEFAULT_MAX_TOKENS, ParallelStats, iter_parallel
-from ..errors import ConfigurationError, FormatError, MismatchError
+from ..errors import ConfigurationError, FormatError, MismatchError, written_in_place
 from ..tables import atomic_path
 from ..textio import open_text
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER, tokenize
@@ -164,7 +164,9 @@ def align_files(
     check_symmetrization(symmetrization)
     output_path = Path(output_path)
     output_path.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=output_path.parent) as tmp:
+    # beside the output (kept link files are moved, not copied), but for a stream written in
+    # place (/dev/null, a FIFO), whose folder need not be writable
+    with tempfile.TemporaryDirectory(dir=None if written_in_place(output_path) else output_path.parent) as tmp:
         forward, backward = Path(tmp) / "fwd", Path(tmp) / "rev"
         with open(source_path, encoding="utf-8") as src, open(target_path, encoding="utf-8") as tgt:
             run_eflomal(src, tgt, forward, backward, source_name=str(source_path),

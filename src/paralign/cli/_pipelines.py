@@ -10,6 +10,7 @@ takes as they do: :func:`add_case_options`), or options other commands share (:m
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import sys
 from collections.abc import Callable, Sequence
@@ -18,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..alignment import MAX_PHRASE_LENGTH
-from ..errors import ConfigurationError, ParalignError, check_output_folder
+from ..errors import ConfigurationError, ParalignError, check_output_folder, written_in_place
 from ..tokenizers import CORPUS_TOKENIZERS, DEFAULT_CORPUS_TOKENIZER
 from ._cluster import add_cluster_options, announce_cluster
 from ._common import (
@@ -94,18 +95,19 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
     parser.add_argument("--max-length", type=positive_int, default=MAX_PHRASE_LENGTH, metavar=N,
                         help="longest phrase in words (default: %(default)s)")
     parser.add_argument("--threshold", type=unit_interval, default=threshold, metavar=X,
-                        help="keep paraphrases with p >= this, a number in [0, 1] (default %(default)s)")
+                        help="keep paraphrases with p >= this, a number in [0, 1] (default: %(default)s)")
     parser.add_argument("--top-k", type=positive_int, default=None, metavar=N,
-                        help="keep the N best paraphrases per phrase, N >= 1")
+                        help="keep the N best paraphrases per phrase, N >= 1 (default: all)")
     parser.add_argument("--min-count", type=positive_int, default=1, metavar=N,
                         help="drop pairs seen fewer than N times, N >= 1 (pivot: support; monolingual: "
-                        "pair count; default %(default)s: every pair, though most rows of a table of a few thousand "
+                        "pair count; default: %(default)s, every pair, though most rows of a table of a few thousand "
                         "lines are pairs seen once). `paralign paraphrases` shows these counts and p beside each "
                         "paraphrase to choose the cuts by; a rerun in a --keep-work folder with other --threshold, "
                         "--top-k or --min-count cuts the pairs it summed again, nothing more")
-    parser.add_argument("--chunk-size", type=positive_int, default=5000, metavar=N, help="lines per map chunk (default 5000)")
+    parser.add_argument("--chunk-size", type=positive_int, default=5000, metavar=N, help="lines per map chunk (default: %(default)s)")
     parser.add_argument("--work-dir", default=None, metavar=DIR,
-                        help="intermediate files (default FILE.work for -o FILE, a temporary one for -o -); reuse to resume "
+                        help="intermediate files (default: FILE.work for -o FILE, a temporary one for -o -; a new or empty "
+                        "folder, or an earlier run's: one holding other files is refused); reuse to resume "
                         "(not possible for an input read from stdin): stages whose options changed are recomputed "
                         "(--max-length, --chunk-size: the chunks; --min-translation-prob: the summed pairs), the "
                         "others, such as the alignment, reused; other inputs, reading or eflomal options are "
@@ -117,15 +119,15 @@ def add_pipeline_options(parser: argparse.ArgumentParser, *, threshold: float = 
                         help="regex (raw text; the default), whitespace or moses (tokenised, XML-escaped)")
     parser.add_argument("--max-tokens", type=positive_int, default=100, metavar=N,
                         help=("skip line pairs with a side of more than N tokens as --tokenizer (the foreign side: "
-                              f"--foreign-tokenizer) splits it, {MAX_TOKENS_RULE}, N >= 1 (default "
+                              f"--foreign-tokenizer) splits it, {MAX_TOKENS_RULE}, N >= 1 (default: "
                               f"%(default)s); when eflomal aligns, also those with a side of more than {EFLOMAL_MAX_TOKENS} "
                               "tokens, which it leaves without a link (counted over-long)") if pivot else
                         f"skip sentences of more than N tokens as --tokenizer splits them, {MAX_TOKENS_RULE}, N >= 1 "
-                        "(default %(default)s)")
+                        "(default: %(default)s)")
     parser.add_argument("--max-length-ratio", type=length_ratio, default=None, metavar=X,
-                        help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1")
+                        help="skip sentence pairs whose token-length ratio exceeds this, a number >= 1 (default: none skipped)")
     parser.add_argument("--min-translation-prob", type=probability_below_one, default=0.001, metavar=X,
-                        help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default 0.001; 0 = exact)"
+                        help="prune p(f|e), p(e|f) below this before pivoting, a number in [0, 1) (default: %(default)s; 0 = exact)"
                         if pivot else "pivot's pruning of translation probabilities: no effect here "
                         "(pair counts are not pruned); accepted as pivot takes it")
     parser.add_argument("--iterations", type=positive_int, default=None, metavar=N,
@@ -164,11 +166,24 @@ def check_eflomal_options(args: argparse.Namespace, no_eflomal: str | None) -> N
                                      f"leave {flag} out")
 
 
+def writes_stdout(path: str) -> bool:
+    """Does an output `path` write this command's stdout: '-', or a name of the file stdout is
+    (/dev/stdout, /dev/fd/1, the file of ``> FILE``)? Then the report goes to stderr, so that
+    stdout holds the output alone: ``-o /dev/stdout`` had the table's (or links') report after
+    it, one more line a reader of the table or `pivot --alignment` took for its own."""
+    if is_std(path):
+        return True
+    try:
+        return os.path.samestat(os.stat(path), os.fstat(sys.stdout.fileno()))
+    except (OSError, ValueError, AttributeError):  # no such file yet, stdout closed or not a file
+        return False
+
+
 def cluster_announcer(args: argparse.Namespace) -> Callable[[dict], None]:
     """What says where the job runs when it starts: :func:`announce_cluster`, except when the
-    JSON report itself goes to stderr (`-o -`), which then holds that report alone (the
-    report's "cluster" has the same facts)."""
-    if args.format == "json" and is_std(args.output):
+    JSON report itself goes to stderr (`-o -`, `-o /dev/stdout`), which then holds that report
+    alone (the report's "cluster" has the same facts)."""
+    if args.format == "json" and writes_stdout(args.output):
         return lambda info: None
     return announce_cluster
 
@@ -284,11 +299,14 @@ def run_table_pipeline(
     if args.work_dir is not None:
         check_output_folder(args.work_dir, "--work-dir")
     to_stdout = is_std(args.output)
-    if to_stdout and args.keep_work and args.work_dir is None:
-        warn("--keep-work keeps nothing with -o - unless --work-dir is given (the default one is temporary)")
+    # a stream (-o -, /dev/null, a FIFO) is written through a temporary file, its work folder beside it
+    streamed = to_stdout or written_in_place(args.output)
+    if streamed and args.keep_work and args.work_dir is None:
+        warn(f"--keep-work keeps nothing with -o {args.output} unless --work-dir is given (the default one is temporary)")
+    to_stderr = writes_stdout(args.output)  # the report: stdout holds the table
     # the default work folder of a run that fails on its input goes (resuming cannot help); a
     # killed run's, a given --work-dir or one from an earlier run stay, to resume
-    default_work = None if to_stdout or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
+    default_work = None if streamed or args.work_dir is not None or args.keep_work else Path(args.output + ".work")
     leftover = default_work if default_work is not None and not default_work.exists() else None
     with ExitStack() as stack:
         inputs, names = stdin_inputs(stack, inputs)
@@ -305,6 +323,6 @@ def run_table_pipeline(
     result = shown_names(result, names)
     warn_skips(result, args.tokenizer)
     # on stderr (the table holds stdout), the text report is shown as every message there is
-    emit(result, args.format, (lambda r: shown(render_report(r))) if to_stdout else render_report,
-         sys.stderr if to_stdout else sys.stdout)
+    emit(result, args.format, (lambda r: shown(render_report(r))) if to_stderr else render_report,
+         sys.stderr if to_stderr else sys.stdout)
     return 0

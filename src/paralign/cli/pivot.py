@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 import warnings
 from contextlib import ExitStack
 from pathlib import Path
@@ -38,6 +39,7 @@ from ._pipelines import (
     cluster_announcer,
     options_from_args,
     run_table_pipeline,
+    writes_stdout,
 )
 
 
@@ -109,7 +111,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     align.add_argument("--max-tokens", type=positive_int, default=DEFAULT_MAX_TOKENS, metavar=N,
                        help="leave line pairs with a side of more than N tokens as --tokenizer (the target "
                        f"side: --target-tokenizer) splits it unaligned (an empty line), {MAX_TOKENS_RULE}, N >= 1 "
-                       "(default %(default)s); give pivot --alignment the same --max-tokens")
+                       "(default: %(default)s); give pivot --alignment the same --max-tokens")
     align.add_argument("--iterations", type=positive_int, default=None, metavar=N,
                        help="eflomal iterations per model stage, N >= 1 (default: eflomal's, more for a small corpus)")
     add_format(align)
@@ -169,6 +171,7 @@ def run_align(args: argparse.Namespace) -> int:
     from ..aligners.eflomal import word_align_files
 
     to_stdout = is_std(args.output)
+    to_stderr = writes_stdout(args.output)  # the report, when the links hold stdout (-o /dev/stdout)
     with ExitStack() as stack:
         (source, target), names = stdin_inputs(stack, [args.source, args.target])
         # the library writes a file; stdout gets its content (or the JSON report)
@@ -194,7 +197,7 @@ def run_align(args: argparse.Namespace) -> int:
     if to_stdout and args.format == "json":
         emit(result, "json", str)
     elif not to_stdout:
-        emit(result, args.format, render_align_report)
+        emit(result, args.format, render_align_report, sys.stderr if to_stderr else sys.stdout)
     return 0
 
 
