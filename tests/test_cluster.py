@@ -559,13 +559,13 @@ def test_dask_giving_up_on_a_lost_scheduler_is_not_logged_after_the_jobs_error(s
     import logging
     from types import SimpleNamespace
 
-    from paralign.cluster import _LostClientLog
+    from paralign.cluster_logs import LostClientLog
 
     record = logging.LogRecord("distributed.client", logging.ERROR, __file__, 1,
                                "Failed to reconnect to scheduler after %.2f seconds, closing client", (30.0,), None)
-    assert _LostClientLog(SimpleNamespace(status=status)).filter(record) is shown
+    assert LostClientLog(SimpleNamespace(status=status)).filter(record) is shown
     other = logging.LogRecord("distributed.client", logging.ERROR, __file__, 1, "something else", (), None)
-    assert _LostClientLog(SimpleNamespace(status=status)).filter(other) is True
+    assert LostClientLog(SimpleNamespace(status=status)).filter(other) is True
 
 
 #: A job on a local cluster of one worker (the cluster's lost-worker grace of Dask's config cut to

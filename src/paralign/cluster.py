@@ -43,6 +43,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
+from .cluster_logs import ClosingHeartbeat, quiet_data_errors, quiet_when_lost
 from .cluster_versions import check_versions
 from .errors import (
     ClusterStalledError,
@@ -277,67 +278,10 @@ def dask_setup(worker: Any) -> None:
     """Run in each worker process of a local cluster as it starts (its preload: `_start_local`):
     SIGINT ignored. Ctrl-C reaches every process of the terminal's group, and each worker printed
     its KeyboardInterrupt traceback (`Process Dask Worker process (from Nanny): ...`); the job's
-    own process hears it, and stops the cluster. And :class:`_ClosingHeartbeat` on its log."""
+    own process hears it, and stops the cluster. And :class:`ClosingHeartbeat` on its log."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGINT, signal.SIG_IGN)
-    logging.getLogger("distributed.worker").addFilter(_ClosingHeartbeat(worker))
-
-
-class _ClosingHeartbeat(logging.Filter):
-    """Drops a local worker's "Failed to communicate with scheduler during heartbeat" log (with
-    three chained tracebacks, ``CommClosedError: ConnectionPool closing``) when the worker is
-    itself closing: a heartbeat in flight as the cluster is stopped (after Ctrl-C most often)
-    fails when the worker closes its connections, which says nothing wrong. A running worker's
-    failed heartbeat is still logged."""
-
-    def __init__(self, worker: Any) -> None:
-        super().__init__()
-        self.worker = worker
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        from distributed.core import Status
-
-        heartbeat = str(record.msg).startswith("Failed to communicate with scheduler during heartbeat")
-        return not (heartbeat and self.worker.status in (Status.closing, Status.closed, Status.closing_gracefully))
-
-
-class _QuietDataErrors(logging.Filter):
-    """Drops a worker's "Compute Failed" log (with the task's traceback) when the task raised
-    one of paralign's errors: bad input a job reports as one error line (`paralign pivot` on a
-    file with a byte that is not UTF-8), which a local cluster's worker printed before it, with
-    its stack, on the command's stderr. Any other exception (a bug) is still logged."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        args = record.args if isinstance(record.args, tuple) else ()
-        if not str(record.msg).startswith("Compute Failed") or len(args) < 4:
-            return True
-        return str(args[3]).split("(", 1)[0] not in _paralign_error_names()
-
-
-def _paralign_error_names() -> set[str]:
-    """The class names of ParalignError and its subclasses (those imported in this process)."""
-    from .errors import ParalignError
-
-    names, todo = set(), [ParalignError]
-    while todo:
-        cls = todo.pop()
-        names.add(cls.__name__)
-        todo += cls.__subclasses__()
-    return names
-
-
-def quiet_data_errors(client: Client) -> None:
-    """Install :class:`_QuietDataErrors` in every worker of `client`'s cluster (a worker
-    plugin, so a restarted worker has it too)."""
-    from distributed.diagnostics.plugin import WorkerPlugin
-
-    class QuietDataErrors(WorkerPlugin):
-        def setup(self, worker: Any) -> None:
-            log = logging.getLogger("distributed.worker")
-            if not any(isinstance(f, _QuietDataErrors) for f in log.filters):
-                log.addFilter(_QuietDataErrors())
-
-    client.register_plugin(QuietDataErrors(), name="paralign-quiet-data-errors")
+    logging.getLogger("distributed.worker").addFilter(ClosingHeartbeat(worker))
 
 
 @contextmanager
@@ -363,7 +307,7 @@ def connect(options: ClusterOptions | None = None,
                 client = Client(address, timeout=options.connect_timeout)
             except (OSError, TimeoutError) as exc:
                 raise InputFileError(f"cannot reach the Dask scheduler ({exc})", source=address) from exc
-        with _quiet_when_lost(client), client:
+        with quiet_when_lost(client), client:
             if address is not None:  # a local cluster's processes are this installation's
                 check_versions(client, address)
             if on_start is not None:
@@ -391,37 +335,6 @@ def _kill_workers(cluster: Any, seconds: float = 0.5) -> None:
 
     with suppress(Exception):  # the cluster's close, next, stops what is left however this went
         cluster.sync(kill)
-
-
-class _LostClientLog(logging.Filter):
-    """Drops Dask's log of `client`'s reconnection, once it has lost its scheduler: cancelled by
-    closing it ("distributed.client - ERROR - ... asyncio.exceptions.CancelledError", with two
-    tracebacks) or given up before the close ends on a loaded machine ("Failed to reconnect to
-    scheduler after 30.00 seconds, closing client"), after the job's own one error
-    (:func:`scheduler_lost`)."""
-
-    def __init__(self, client: Client) -> None:
-        super().__init__()
-        self.client = client
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        import asyncio
-
-        cancelled = record.exc_info is not None and isinstance(record.exc_info[1], asyncio.CancelledError)
-        given_up = str(record.msg).startswith("Failed to reconnect to scheduler")
-        return not ((cancelled or given_up) and self.client.status != "running")
-
-
-@contextmanager
-def _quiet_when_lost(client: Client) -> Iterator[None]:
-    """:class:`_LostClientLog` on Dask's client log while the block runs (and closes `client`)."""
-    log = logging.getLogger("distributed.client")
-    quiet = _LostClientLog(client)
-    log.addFilter(quiet)
-    try:
-        yield
-    finally:
-        log.removeFilter(quiet)
 
 
 def check_answers(address: str, timeout: float) -> None:
