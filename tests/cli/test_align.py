@@ -422,6 +422,35 @@ def test_align_html_one_page_for_all_pairs(pairs_file: Path, tmp_path: Path, cap
     assert ET.fromstring(page.read_bytes()).find(".//{*}title").text == "paralign align: 1 pair"
 
 
+def test_align_html_draws_the_first_pairs_only(pairs_file: Path, tmp_path: Path, monkeypatch) -> None:
+    """A page of many pairs draws the pictures of its first DRAWN aligned pairs only, as
+    evaluate-aligner --report draws its worst pairs' (one rule: paralign.viz.html): every pair
+    drawn, 2,000 pairs were a page of 24 MB that took 2.5 to 3 s to open in Chromium. The others
+    keep their sentences and links, with a note in their pictures' place, and the page says so."""
+    import paralign.cli.align as align
+    from paralign.viz.html import DRAWN
+
+    assert align.DRAWN is DRAWN
+    monkeypatch.setattr(align, "DRAWN", 1)
+    page = tmp_path / "pairs.html"
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "html", "-o", str(page)]) == 0
+    root = ET.fromstring(page.read_bytes())
+    assert len([e for e in root.iter() if e.tag.endswith("svg")]) == 2  # the first good pair's grid and lines
+    text = "".join(root.itertext())
+    assert "Only the first pair is drawn (grid and lines); of the other 1 the page shows their sentences" in text
+    last = [e for e in root.iter("p") if "not-drawn" in (e.get("class") or "")]
+    assert len(last) == 1 and "grid and lines not drawn: " in "".join(last[0].itertext())
+    assert "--format svg" in "".join(last[0].itertext())
+    undrawn = text.split("line 3", 1)[1]
+    assert "links: 0-0" in undrawn and "Dogs" in undrawn  # the undrawn pair's sentences and links, as text
+    assert any("not aligned" in (p.text or "") for p in root.iter("p"))  # a bad pair counts for none
+    monkeypatch.setattr(align, "DRAWN", 2)  # as many as the good pairs: no note
+    assert main(["align", str(pairs_file), "--tokenized", "--format", "html", "-o", str(page)]) == 0
+    root = ET.fromstring(page.read_bytes())
+    assert len([e for e in root.iter() if e.tag.endswith("svg")]) == 4
+    assert not [e for e in root.iter("p") if "not-drawn" in (e.get("class") or "") or "drawn-only" in (e.get("class") or "")]
+
+
 def test_a_gold_jsonl_record_keeps_its_tokens() -> None:
     """A record with gold links (the jsonl alignment format) is aligned on its own tokens, so the
     output indexes are the gold's; a plain record's text is tokenised by spaCy."""

@@ -218,3 +218,30 @@ def test_a_gold_pair_with_a_bad_byte_is_skipped_and_the_others_scored(tmp_path: 
     assert main(["score-alignments", "--gold", str(gold), "--system", str(gold), "--format", "json"]) == 0
     rows = json.loads(capsys.readouterr().out)["skipped_rows"]
     assert [(row["id"], row["line"]) for row in rows] == [("p2", 3)]
+
+
+def test_the_number_of_grids_drawn_is_read_from_drawn_in_help_and_held_in_the_docs(monkeypatch, capsys) -> None:
+    """How many pairs --report draws (and `align --format html`) is viz.html.DRAWN: the help
+    reads it (it wrote 1,000 out, which a change of DRAWN would have left behind), and the
+    README's and docs/CLI.md's lines saying it are held to it here."""
+    import re
+
+    import paralign.cli.evaluate_aligner as command
+    from paralign.viz.html import DRAWN
+
+    assert command.DRAWN is DRAWN
+    monkeypatch.setattr(command, "DRAWN", 1234)
+    with pytest.raises(SystemExit):
+        main(["evaluate-aligner", "--help"])
+    assert "the 1,234 worst with their grids" in " ".join(capsys.readouterr().out.split())
+    root = Path(__file__).resolve().parents[2]
+    readme = " ".join((root / "README.md").read_text(encoding="utf-8").split())
+    cli_md = " ".join((root / "docs" / "CLI.md").read_text(encoding="utf-8").split())
+    said = [f"(the {DRAWN:,} worst pairs' grids only,", f"the grid and lines of the first {DRAWN:,} pairs"]
+    assert all(line in readme for line in said), said
+    assert f"draws the pictures (grid and lines) of its first {DRAWN:,} aligned pairs only" in cli_md
+    assert f"which draws its {DRAWN:,} worst pairs' grids" in cli_md
+    # no other count of drawn pairs in those lines: each written number of grids is DRAWN
+    for text in (readme, cli_md):
+        for number in re.findall(r"the (?:first )?([\d,]+) (?:worst )?pairs'? (?:grids|are drawn)", text):
+            assert number == f"{DRAWN:,}", number

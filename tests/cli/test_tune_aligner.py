@@ -59,3 +59,35 @@ def test_help_says_what_aligner_exact_and_contextual_do_here(capsys) -> None:
     text = " ".join(capsys.readouterr().out.split())
     assert "--aligner {sultan,contextual,exact}" in text
     assert "--aligner exact has no parameters and is a usage error" in text
+
+
+@pytest.mark.parametrize(("option", "value", "said"), [
+    ("--ppdb-grid", ",0.5", "argument --ppdb-grid: ',0.5' has an empty item (item 1 of 2)"),
+    ("--w-grid", "0.9,,0.5", "argument --w-grid: '0.9,,0.5' has an empty item (item 2 of 3)"),
+    ("--w-grid", ",", "argument --w-grid: no item given"),
+    ("--ppdb-grid", "0.5,x", "argument --ppdb-grid: item 2 of 2, 'x', is not a number in (0, 1]"),
+    ("--ppdb-grid", "0.5,nan", "argument --ppdb-grid: item 2 of 2, 'nan', is not a number in (0, 1]"),
+    ("--w-grid", "1.5", "argument --w-grid: item 1 of 1, '1.5', is not a number in (0, 1]"),
+])
+def test_a_grid_with_an_empty_item_or_a_bad_value_is_a_usage_error(option, value, said, capsys, monkeypatch) -> None:
+    """A grid is read by cli._lists.comma_list, the one reading of a comma-separated option:
+    '--ppdb-grid ,0.5' searched 0.5 alone and '--w-grid ,' was 'grid values must be in (0, 1]',
+    the empty items skipped silently. Refused before the aligner loads, naming option and item."""
+    import paralign.cli.tune_aligner as command
+
+    monkeypatch.setattr(command, "loaded_aligner", lambda args: pytest.fail("the aligner was loaded"))
+    assert main(["tune-aligner", "--gold", str(GOLD), *GRID, option, value]) == 2
+    captured = capsys.readouterr()
+    assert said in captured.err and captured.out == ""
+
+
+def test_a_repeated_grid_value_is_tried_once_with_a_warning(capsys) -> None:
+    """'--ppdb-grid 0.9,0.90' tried 0.9 once with no word of the repeat (a typo, a value lost in
+    an edit): it is still tried once, and a warning names the two items."""
+    argv = ["tune-aligner", "--gold", str(GOLD), "--ppdb-grid", "0.9,0.90", "--w-grid", "0.9,0.5,0.9",
+            "--limit", "2", "--format", "json"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert [(row["ppdb_sim"], row["w"]) for row in json.loads(captured.out)["grid"]] == [(0.9, 0.9), (0.9, 0.5)]
+    assert "--ppdb-grid: item 2, 0.90, repeats item 1, 0.9: tried once" in captured.err
+    assert "--w-grid: item 3, 0.9, repeats item 1, 0.9: tried once" in captured.err

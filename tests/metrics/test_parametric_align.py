@@ -107,3 +107,31 @@ def test_a_system_file_whose_name_holds_a_bar_is_refused(tmp_path) -> None:
     with pytest.raises(ConfigurationError, match=r"^out/s\|1\.jsonl: the file's name .*system:FILE#HASH"):
         system_id("out/s|1.jsonl", [])
     assert system_id("out/s1.jsonl", []).startswith("s1.jsonl#")
+
+
+def test_a_gold_pair_with_one_empty_side_is_skipped_as_evaluate_aligner_skips_it(tmp_path) -> None:
+    """ParaMetric's gold check flagged a pair only when both sides were missing: a pair with an
+    empty target was counted as scored, with no phrase pair in it (and given to the aligner with
+    `--aligner`), where evaluate-aligner skipped and listed it. Its phrase pairs are spans of both
+    sides' tokens, so it is skipped, named as evaluate-aligner names it (one rule:
+    corpora.base.with_sentences), and the scores of the others are unchanged."""
+    from paralign.aligners.evaluation import read_gold
+
+    empty = AlignedPair("3", ("a", "big", "dog"), (), Alignment.from_links([]), line=3)
+    scores = align_scores([*GOLD, empty], [*SYSTEM, Alignment.from_links([])])
+    assert scores.pairs == 2 and scores.skipped == 1
+    assert scores.skipped_rows[0].reason.startswith("empty target sentence: ParaMetric's phrase pairs need")
+    assert scores.to_dict()["by_length"] == align_scores(GOLD, SYSTEM).to_dict()["by_length"]
+    gold = tmp_path / "gold.jsonl"
+    gold.write_text("".join(json.dumps({"id": g.id, "source": " ".join(g.source), "target": " ".join(g.target),
+                                        "sure": sorted(g.alignment.sure)}) + "\n" for g in [*GOLD, empty]))
+    aligned: list = []
+
+    def aligner(pairs, *, workers, progress):  # the pairs given to an aligner: not the empty one
+        aligned.extend(pairs)
+        return [Alignment.from_links([(0, 0)]) for _ in pairs]
+
+    assert align_scores_files(gold, aligner).skipped == 1 and len(aligned) == 2
+    reason = align_scores_files(gold, aligner).skipped_rows[0].reason
+    _, _, skipped = read_gold(gold)  # evaluate-aligner's reading of the same gold
+    assert reason.split(":")[0] == skipped[0].reason.split(":")[0] == "empty target sentence"

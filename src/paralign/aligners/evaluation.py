@@ -26,7 +26,7 @@ from ..workers import Progress, in_steps
 from .signature import alignment_signature, tuning_signature
 
 if TYPE_CHECKING:
-    from ..corpora.base import AlignedPair, PairOrBad
+    from ..corpora.base import AlignedPair
     from ..metrics.alignment_scores import AlignmentScores, PairCounts, SkippedPair
 
 
@@ -120,23 +120,6 @@ def load_gold(path: str | Path, limit: int | None = None) -> list[AlignedPair]:
     return pairs if limit is None else pairs[:limit]
 
 
-def _with_sentences(item: PairOrBad, name: str) -> PairOrBad:
-    """`item`, or a BadPair in its place when it has no sentences to align (a Pharaoh line or a
-    JSONL record with links only: an aligner's gold needs the tokens its links index) or one side
-    empty, named as `align` names it (``empty source sentence``: `corpora.sts.empty_sides`).
-    Before, a record with an empty source alone was said to have links only."""
-    from ..corpora.base import BadPair
-    from ..corpora.sentence_pairs import ALIGN_SIDES
-    from ..corpora.sts import empty_sides
-
-    if isinstance(item, BadPair) or (item.source and item.target):
-        return item
-    why = "no source or target sentence (links only)" if not (item.source or item.target) else \
-        empty_sides(zip(ALIGN_SIDES, (item.source, item.target), strict=True))
-    return BadPair(item.id, FormatError(f"{why}: an aligner's gold needs the tokens of both", source=name,
-                                        line=item.line or None))
-
-
 def _check_gold_path(path: object) -> None:
     """A gold file's path, not the pairs read from one: ``evaluate_aligner(aligner,
     load_pairs(gold))`` said "a file path must be a str or a pathlib.Path, not list", not
@@ -156,11 +139,12 @@ def read_gold(
     the run: (usable pairs, their 1-based positions, SkippedPair records). No usable pair at all
     is a FormatError naming the first reason."""
     from ..corpora import read_pairs
+    from ..corpora.base import with_sentences
     from ..metrics.alignment_scores import usable_pairs
 
     _check_gold_path(path)
     _check_limit(limit)
-    items = [_with_sentences(item, str(path)) for item in read_pairs(path)]
+    items = [with_sentences(item, "an aligner's gold needs the tokens of both", str(path)) for item in read_pairs(path)]
     if not items:
         raise FormatError("no pairs in the gold file", source=str(path))
     gold, positions, skipped = usable_pairs(items if limit is None else items[:limit])

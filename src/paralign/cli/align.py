@@ -14,7 +14,7 @@ with the aligned token pairs, and with the contextual aligner each link's "confi
 coloured when stdout is a terminal), an SVG picture (svg: the alignment grid, or with
 --picture lines the two sentences joined by lines; one pair to stdout or -o FILE.svg, several
 pairs need -o FILE.svg and give FILE-N.svg for input line N), or one self-contained HTML page
-with every pair's grid and lines (html). A malformed input line or an empty sentence is
+with every pair's sentences and links and the grid and lines of its first pairs (how many: --format) (html). A malformed input line or an empty sentence is
 reported on stderr with its line number and gives an EMPTY output line (text) or an object
 with an "error" field (json), so output lines stay aligned with input lines (pretty and html
 say "not aligned"; svg writes no file for it). The exit status is 1 when every input pair is
@@ -56,6 +56,7 @@ from ..aligners.signature import alignment_signature, tokens_part
 from ..corpora.sentence_pairs import InputPair, read_input_pairs, read_parallel
 from ..errors import ConfigurationError, written_in_place
 from ..textout import is_gzip_name
+from ..viz.html import DRAWN
 from ._aligner_options import add_aligner_options, loaded_aligner
 from ._cluster import cluster_runner
 from ._commands import add_command
@@ -108,7 +109,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                help="text: one Pharaoh line per pair; json: JSON Lines, one object per pair; "
                "pretty: the sentences and their links as word pairs; svg: one picture per pair "
                "(several pairs need -o FILE.svg: FILE-N.svg for input line N); html: one page "
-               "with every pair's pictures (default: %(default)s)")
+               f"of every pair, the first {DRAWN:,} with their pictures (default: %(default)s)")
     parser.add_argument("--picture", choices=("grid", "lines"), default=None,
                         help="the picture of --format svg: the alignment grid or the two "
                         "sentences joined by lines (default: grid; only with --format svg: html "
@@ -377,22 +378,38 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result],
             out.write(svg_file(with_description(picture, f"signature: {signature_of(args, pair)}")))
 
 
-def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
+def write_html(args: argparse.Namespace, results: Sequence[Result], draw: int | None = None) -> None:
     """html: one self-contained page, the settings' signature under its title (one per signature,
-    with its lines, where pairs sign apart: :func:`page_signatures`), a section per input pair."""
+    with its lines, where pairs sign apart: :func:`page_signatures`), a section per input pair:
+    its sentences and links, and the pictures of the first `draw` aligned pairs
+    (:data:`paralign.viz.html.DRAWN`, as `evaluate-aligner --report` draws its worst pairs'),
+    the others a note in their place, said above the pairs too: every pair drawn, 2,000 pairs
+    were a page of 24 MB that took 2.5 to 3 s to open in Chromium (10,000: about 120 MB)."""
     from ..viz import AlignmentView, alignment_section, error_section, page, signature_note
+    from ..viz.html import drawn_only
 
+    draw = DRAWN if draw is None else draw
     sections = []
+    aligned = 0
     for pair, source, target, alignment in results:
         ident = f"line-{pair.line}"
         if alignment is None or source is None or target is None:  # all None or none
             sections.append(error_section(heading(pair), f"not aligned: {pair.error}", ident))
         else:
             view = AlignmentView(source.tokens, target.tokens, alignment)
-            sections.append(alignment_section(heading(pair), view, ident=ident))
+            sections.append(alignment_section(heading(pair), view, ident=ident,
+                                              not_drawn_why=None if aligned < draw else NOT_DRAWN))
+            aligned += 1
+    intro = [signature_note(sig, scope) for sig, scope in page_signatures(args, results)]
+    first = f"the first {draw:,} pairs are" if draw != 1 else "the first pair is"
+    intro += drawn_only(draw, aligned, f"{first} drawn (grid and lines)", "their sentences and links")
     with open_out(args.output) as out:
-        out.write(page(f"paralign align: {counted(len(results), 'pair')}", sections,
-                       intro=[signature_note(sig, scope) for sig, scope in page_signatures(args, results)]))
+        out.write(page(f"paralign align: {counted(len(results), 'pair')}", sections, intro=intro))
+
+
+#: Why a pair of `align --format html` past the first DRAWN has no pictures, and how to get them.
+NOT_DRAWN = ("the page draws the first pairs' pictures only (see above): --format svg -o FILE.svg draws "
+             "every pair's (FILE-N.svg for input line N)")
 
 
 WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "svg": write_svg,

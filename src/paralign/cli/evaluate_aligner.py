@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from ..aligners.evaluation import PairResult, evaluate_aligner_pairs
+from ..viz.html import DRAWN
 from ._aligner_options import add_aligner_options, add_gold_options, loaded_aligner, on_gold
 from ._bootstrap_options import add_bootstrap_options, add_macro_confidence, check_bootstrap_options
 from ._cluster import cluster_runner
@@ -37,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     add_bootstrap_options(parser, "95%% bootstrap confidence of macro F1, resampling the pairs: mean ± half-width")
     add_format(parser)
     add_output(parser)
-    add_report(parser, "the scores, then every pair against gold, worst first, the 1,000 worst "
+    add_report(parser, f"the scores, then every pair against gold, worst first, the {DRAWN:,} worst "
                "with their grids, filterable by missed or wrong links")
     parser.set_defaults(func=run)
 

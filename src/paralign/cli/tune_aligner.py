@@ -11,17 +11,37 @@ from ._aligner_options import add_aligner_options, add_gold_options, loaded_alig
 from ._cluster import cluster_runner
 from ._commands import add_command
 from ._common import add_format, add_output, progress, warn, warn_skipped_pairs, write_result
+from ._lists import comma_list
 from ._metavars import LIST
 
 
-def _grid(text: str) -> tuple[float, ...]:
-    try:
-        values = tuple(float(x) for x in text.split(",") if x.strip())
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"expected comma-separated numbers, got {text!r}") from exc
-    if not values or any(not 0 < v <= 1 for v in values):
-        raise argparse.ArgumentTypeError(f"grid values must be in (0, 1]: {text!r}")
-    return values
+def grid_values(option: str, text: str | None) -> tuple[tuple[float, ...], list[str]]:
+    """The values of a grid option (`option`: ``--ppdb-grid``; None: not given, the paper's
+    :data:`GRID`) and a warning for each value given again: its items read by :func:`comma_list`
+    (an empty item, ``,0.5``, or none, a usage error naming the option and the item: they were
+    skipped silently), each a number in (0, 1] (else a usage error naming the item). A value given
+    again (``0.9,0.9``, ``0.5,0.50``) is dropped, tried once (``tune_aligner`` would try it once
+    too), with a warning naming both items: a repeat is wasted work, not a setting of its own, so
+    the search goes on (``--refs A,A``, whose repeat would change the scores, is refused)."""
+    if text is None:
+        return GRID, []
+    items = comma_list(option, text, "0.5,0.9")
+    values: dict[float, int] = {}  # each value: the item that first gave it
+    warnings = []
+    for k, item in enumerate(items, start=1):
+        try:
+            value = float(item)
+        except ValueError:
+            value = float("nan")
+        if not 0 < value <= 1:  # NaN too
+            raise ConfigurationError(f"argument {option}: item {k} of {len(items)}, {item!r}, is not a number in "
+                                     "(0, 1]: give each grid value as one, e.g. 0.5,0.9")
+        if value in values:
+            first = values[value]
+            warnings.append(f"{option}: item {k}, {item}, repeats item {first}, {items[first - 1]}: tried once")
+        else:
+            values[value] = k
+    return tuple(values), warnings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -44,10 +64,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "signature = what the grid shares.",
     )
     add_gold_options(parser)
-    parser.add_argument("--ppdb-grid", type=_grid, default=GRID, metavar=LIST,
-                        help="ppdb_sim values to try, comma-separated, each in (0, 1]")
-    parser.add_argument("--w-grid", type=_grid, default=GRID, metavar=LIST,
-                        help="w values to try, comma-separated, each in (0, 1]")
+    parser.add_argument("--ppdb-grid", default=None, metavar=LIST,
+                        help="ppdb_sim values to try, comma-separated, each in (0, 1] (default: 0.1,0.2,...,1.0; "
+                        "a value given twice is tried once, with a warning)")
+    parser.add_argument("--w-grid", default=None, metavar=LIST,
+                        help="w values to try, comma-separated, each in (0, 1] (default: 0.1,0.2,...,1.0; "
+                        "a value given twice is tried once, with a warning)")
     add_aligner_options(parser, parameters=False)
     add_format(parser)
     add_output(parser)
@@ -84,6 +106,10 @@ def _render(result: TuneResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    (ppdb_grid, ppdb_repeats), (w_grid, w_repeats) = (grid_values("--ppdb-grid", args.ppdb_grid),
+                                                      grid_values("--w-grid", args.w_grid))  # before anything loads
+    for repeat in ppdb_repeats + w_repeats:
+        warn(repeat)
     aligner = loaded_aligner(args)
     if isinstance(aligner, ExactAligner):  # before the test-split warning and the gold's annotation
         raise ConfigurationError("--aligner exact has nothing to tune: the exact-match baseline has no "
@@ -94,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         warn(on_test)
     with cluster_runner(args):
         result = on_gold(args, lambda gold: tune_aligner(
-            aligner, gold, args.gold_links, args.ppdb_grid, args.w_grid,
+            aligner, gold, args.gold_links, ppdb_grid, w_grid,
             workers=args.workers, limit=args.limit,
             # annotating the gold, then the grid tried (a repeated value once)
             progress=lambda steps: progress(steps, getattr(steps, "name", "grid")),

@@ -125,6 +125,24 @@ def gold_pairs(items: object, what: str) -> list:
                      "a gold pair (an AlignedPair: load_pairs reads them)")
 
 
+def with_sentences(item: PairOrBad, needs: str, name: str | None = None) -> PairOrBad:
+    """`item`, or a BadPair in its place (named `name`, at its line) when it has no sentences (a
+    Pharaoh line or a JSONL record of links only) or one side empty (``empty target sentence``,
+    as `align` names it: :func:`.sts.empty_sides`), saying what `needs` the sentences (``an
+    aligner's gold needs the tokens of both``). One rule for the gold of an aligner's evaluation
+    and of ParaMetric, whose phrase pairs are spans of both sides' tokens: ParaMetric flagged a
+    pair with both sides missing only, so a pair with one empty side was counted as scored with
+    no phrase pair in it (and given to the aligner, with `--aligner`), where evaluate-aligner
+    skipped and listed it."""
+    from .sts import ALIGN_SIDES, empty_sides
+
+    if isinstance(item, BadPair) or (item.source and item.target):
+        return item
+    why = "no source or target sentence (links only)" if not (item.source or item.target) else \
+        empty_sides(zip(ALIGN_SIDES, (item.source, item.target), strict=True))
+    return BadPair(item.id, FormatError(f"{why}: {needs}", source=name, line=getattr(item, "line", None) or None))
+
+
 @dataclass(frozen=True, slots=True)
 class LineRange:
     """A run of a file's lines: `count` of them (None: to the end) from byte `offset`, where

@@ -29,6 +29,7 @@ from ..line_ends import line_text
 from ..textio import is_number_field, open_text, strip_bom, without_bom
 from .jsonl import JACANA_KEYS, LINK_KEYS
 from .sts import (
+    ALIGN_SIDES,
     SCORE_RANGE,
     SIMILARITY_SIDES,
     TABLE_SENTENCES,
@@ -83,11 +84,6 @@ def _tokens(text: Any, tokenized: bool) -> str | list[str]:
         return [str(t) for t in text]
     text = text.strip().lstrip("\ufeff")  # a file's byte-order mark is not part of its first word
     return text.split() if tokenized else text
-
-
-#: The names of a pair's sides in the messages on it (``empty target sentence``): `align`'s and
-#: the web app's; the similarity commands name them as :data:`.sts.SIMILARITY_SIDES` (``first``, ``second``).
-ALIGN_SIDES: tuple[str, str] = ("source", "target")
 
 
 def _pair(number: int, source: Any, target: Any, tokenized: bool, pair_id: str | None = None,

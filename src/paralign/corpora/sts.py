@@ -57,11 +57,16 @@ def empty_sides(sides: Iterable[tuple[str, object]]) -> str | None:
     as pairs. ``empty NAME sentence`` (``empty NAME and NAME sentence``) for the (name, sentence) `sides`
     that have no word (white space only; a token list or Sentence with no token but blank ones:
     :func:`~paralign.alignment.is_blank`), else None: the one wording of an empty side, which
-    ``align`` names ``source`` and ``target`` (``corpora.sentence_pairs.ALIGN_SIDES``) and the
+    ``align`` names ``source`` and ``target`` (:data:`ALIGN_SIDES`) and the
     similarity commands ``first`` and ``second`` (:data:`SIMILARITY_SIDES`), an STS or MSRP row's
     and every pair ``similarity`` reads."""
     empty = [name for name, sentence in sides if is_blank(sentence)]
     return f"empty {' and '.join(empty)} sentence" if empty else None
+
+
+#: The names of a pair's sides in the messages on it (``empty target sentence``): `align`'s and
+#: the web app's; the similarity commands name them as :data:`SIMILARITY_SIDES` (``first``, ``second``).
+ALIGN_SIDES: tuple[str, str] = ("source", "target")
 
 
 #: The names of a pair's sides in the messages of the similarity commands (``empty second

@@ -20,10 +20,10 @@ from typing import Protocol
 
 from ..alignment import Alignment
 from ..corpora.base import BadPair, PairOrBad, gold_pairs
+from ..corpora.base import with_sentences as gold_with_sentences
 from ..errors import (
     AlignmentIndexError,
     EmptyScoringError,
-    FormatError,
     InputTypeError,
     MismatchError,
     check_count,
@@ -185,14 +185,10 @@ def _same_text(a: Sequence[str], b: Sequence[str]) -> bool:
 
 
 def with_sentences(item: PairOrBad, name: str | None = None) -> PairOrBad:
-    """`item`, or a BadPair in its place when it has no sentences (a Pharaoh line: links only):
-    ParaMetric's phrase pairs are spans of the gold's tokens, compared as texts, so its gold needs
-    them, as an aligner's gold does (:mod:`paralign.aligners.evaluation`)."""
-    if isinstance(item, BadPair) or item.source or item.target:
-        return item
-    line = getattr(item, "line", None) or None
-    return BadPair(item.id, FormatError("no source or target sentence (links only): ParaMetric's "
-                                        "phrase pairs need the gold's tokens", source=name, line=line))
+    """`item`, or a BadPair in its place when it has no sentences (a Pharaoh line: links only) or
+    one side empty: ParaMetric's phrase pairs are spans of the gold's tokens, compared as texts,
+    so its gold needs both, as an aligner's gold does (one rule: :func:`paralign.corpora.base.with_sentences`)."""
+    return gold_with_sentences(item, "ParaMetric's phrase pairs need the gold's tokens of both", name)
 
 
 def _system_alignment(

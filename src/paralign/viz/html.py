@@ -123,15 +123,40 @@ def drawn(draw: Callable[..., Element], view: AlignmentView, ident: str) -> Elem
         return el("p", f"not drawn: {too_large}", class_="error")
 
 
+#: How many pairs a page of pairs draws (the others shown as text): `align --format html` its
+#: first pairs' grids and lines, `evaluate-aligner --report` its worst pairs' grids. A page of
+#: every pair's pictures grew 12 kB a pair: 2,000 pairs of `align` were 24 MB and 2.5 to 3 s to
+#: open in Chromium, 10,000 pairs of a report 83 MB and 22 s.
+DRAWN = 1000
+
+
+def not_drawn(what: str, why: str) -> Element:
+    """The note in the place of a pair's pictures (`what`: ``grid``) when the page draws others
+    only (:data:`DRAWN`), saying `why`."""
+    return el("p", f"{what} not drawn: {why}", class_="note not-drawn")
+
+
+def drawn_only(draw: int, total: int, drawn: str, shown: str) -> list[Element]:
+    """The note above the pairs of a page that draws `draw` of its `total` pairs only, none when
+    it draws them all: "Only {drawn}; of the other ... the page shows {shown}" (`drawn`: ``the
+    1,000 worst pairs are drawn as grids``)."""
+    if total <= draw:
+        return []
+    return [el("p", f"Only {drawn}; of the other {total - draw:,} the page shows {shown} (a page of every "
+                    "picture would be too large to open quickly).", class_="note drawn-only")]
+
+
 def error_section(heading: str, message: str, ident: str | None = None) -> Section:
     """A section that says why there is no picture."""
     return Section(heading, (el("p", message, class_="error"),), ident)
 
 
-def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair") -> Section:
+def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair",
+                      not_drawn_why: str | None = None) -> Section:
     """A pair's section: its sentences, its Pharaoh links (and their confidences, when it has
     some: a picture shows them as shading, a tooltip gives the figure to a mouse only), its grid
-    and its lines view (`ident` must be unique in the page: the pictures' ids start with it)."""
+    and its lines view (`ident` must be unique in the page: the pictures' ids start with it);
+    with `not_drawn_why`, a :func:`not_drawn` note saying it in the pictures' place."""
     confidence = view.confidence or {}
     # a link's confidence is drawn as shading, exactly only in its tooltip: written out too
     confidences = (el("p", "confidences: ", el("code", " ".join(f"{i}-{j}:{confidence[i, j]:.2f}" for i, j in
@@ -140,8 +165,8 @@ def alignment_section(heading: str, view: AlignmentView, *, ident: str = "pair")
         sentences(view.source, view.target),
         el("p", "links: ", el("code", view.alignment.to_pharaoh() or "(none)")),
         *(confidences if confidence else ()),
-        drawn(alignment_grid, view, f"{ident}-grid"),
-        drawn(alignment_lines, view, f"{ident}-lines"),
+        *((drawn(alignment_grid, view, f"{ident}-grid"), drawn(alignment_lines, view, f"{ident}-lines"))
+          if not_drawn_why is None else (not_drawn("grid and lines", not_drawn_why),)),
     ), ident)
 
 

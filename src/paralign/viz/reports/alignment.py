@@ -4,7 +4,7 @@ Pairs are ordered by their own F1 (lowest first; ties in gold order) and each is
 ``<section class="pair ...">`` with the classes ``has-missed``, ``has-wrong`` or ``perfect``
 (no missed and no wrong link), so the radio buttons above them filter by error type with CSS
 alone. The links are coloured as :mod:`..marks` counts them, which is what the scores count.
-Only the :data:`DRAWN` worst pairs get their grid (the others show their scores, sentences and
+Only the :data:`..html.DRAWN` worst pairs get their grid (the others show their scores, sentences and
 links, and the page says so above them), and a section is laid out only when it comes near the
 window (:data:`PAIR_CSS`): a report of 10,000 pairs, each drawn, was a page of 83 MB that took
 22 s to open in Chromium (31 to 42 s on a busy machine, where it now takes about 3 s).
@@ -18,7 +18,18 @@ from collections.abc import Mapping, Sequence
 
 from ...aligners.evaluation import PairResult
 from ..grid import alignment_grid
-from ..html import Section, drawn, isolated, merged, page, sentences, signed
+from ..html import (
+    DRAWN,
+    Section,
+    drawn,
+    drawn_only,
+    isolated,
+    merged,
+    not_drawn,
+    page,
+    sentences,
+    signed,
+)
 from ..marks import AlignmentView, status_counts
 from ..svg import Element, el, json_text
 from .parts import CSS, filter_controls, filter_css, number, score_table
@@ -36,8 +47,6 @@ SCORE_ROWS = (
 #: The filter: radio value, label, the class a shown pair has (None: every pair).
 FILTERS = (("all", "all pairs", None), ("missed", "with missed links", "has-missed"),
            ("wrong", "with wrong links", "has-wrong"), ("perfect", "perfect", "perfect"))
-#: How many pairs, the worst, are drawn as grids (the rest are shown as text).
-DRAWN = 1000
 #: A pair's section is laid out only near the window, as a picture's box is (:func:`..html.figure`).
 PAIR_CSS = "section.pair { content-visibility: auto; contain-intrinsic-size: auto 20em; }\n"
 
@@ -69,7 +78,7 @@ def pair_section(pair: PairResult, links: str = "sure", draw: bool = True) -> Se
         el("p", "system: ", el("code", pair.system.to_pharaoh() or "(none)")),
         el("p", "gold: ", el("code", gold.alignment.to_pharaoh() or "(none)")),
         drawn(alignment_grid, view, f"{ident}-grid") if draw else
-        el("p", "grid not drawn: the report draws the worst pairs' grids only (see above)", class_="note not-drawn"),
+        not_drawn("grid", "the report draws the worst pairs' grids only (see above)"),
     )
     attrs = (("class", " ".join(["pair", *_classes(counts)])), ("data-position", str(pair.position)),
              ("data-id", gold.id), ("data-f1", json_text(c.f1)), ("data-missed", str(counts["missed"])),
@@ -96,10 +105,7 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
     for row in result.get("skipped_rows", ()):
         intro.append(el("p", *merged([f"skipped pair {row['pair']}: ", isolated(str(row["reason"]))]), class_="error"))
     intro.append(el("h2", "Pairs, worst first", id="pairs"))
-    if len(pairs) > draw:
-        intro.append(el("p", f"Only the {draw:,} worst pairs are drawn as grids; of the other {len(pairs) - draw:,} "
-                             "the page shows the scores, sentences and links (a page of every grid would be too "
-                             "large to open quickly).", class_="note drawn-only"))
+    intro += drawn_only(draw, len(pairs), f"the {draw:,} worst pairs are drawn as grids", "the scores, sentences and links")
     intro += [el("p", "Show: ", class_="note"), *filter_controls("filter", counts)]
     return page(title or "Aligner evaluation", sections, intro=intro,
                 css=CSS + PAIR_CSS + filter_css("filter", shown))
