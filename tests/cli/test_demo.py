@@ -73,13 +73,17 @@ def test_a_gold_line_without_sentences_is_a_bad_line_not_an_empty_pair(tmp_path:
     only such lines is exit 1."""
     first = (DEMO / "gold.jsonl").read_text(encoding="utf-8").splitlines()[0]
     gold = tmp_path / "gold.jsonl"
-    gold.write_text("\n".join([first, '{"a": 1}', '{"id": "links", "sure": "0-0"}']) + "\n", encoding="utf-8")
+    one_side = '{"id": "one", "source": "A dog barks .", "target": "", "sure": ""}'
+    gold.write_text("\n".join([first, '{"a": 1}', '{"id": "links", "sure": "0-0"}', one_side]) + "\n",
+                    encoding="utf-8")
     assert main(["demo", "--examples", str(tmp_path), "--format", "json"]) == 0
     captured = capsys.readouterr()
     result = json.loads(captured.out)
     assert [pair["id"] for pair in result["pairs"]] == ["demo-1"] and result["scores"]["pairs"] == 1
-    assert [row["pair"] for row in result["scores"]["skipped_rows"]] == [2, 3]
-    assert f"{gold}:2: pair '2' has no 'source' and 'target' sentences to align" in captured.err
+    assert [row["pair"] for row in result["scores"]["skipped_rows"]] == [2, 3, 4]
+    assert f"{gold}:2: no source or target sentence (links only): the demo aligns both sentences" in captured.err
+    # one empty side: skipped as evaluate-aligner skips it (corpora.base.with_sentences), no longer aligned
+    assert f"{gold}:4: empty target sentence: the demo aligns both sentences" in captured.err
     gold.write_text('{"a": 1}\n', encoding="utf-8")
     assert main(["demo", "--examples", str(tmp_path)]) == 1
     assert "no pair could be scored" in capsys.readouterr().err

@@ -12,7 +12,7 @@ from ..aligners.signature import alignment_signature
 from ..aligners.sultan import Aligner
 from ..alignment import Alignment
 from ..corpora import read_pairs
-from ..corpora.base import AlignedPair, BadPair, PairOrBad
+from ..corpora.base import with_sentences
 from ..errors import OPEN_REASONS, FormatError, InputFileError
 from ..metrics.alignment_scores import score_alignments, usable_pairs
 from ._commands import add_command
@@ -60,7 +60,8 @@ def _demo(gold_path: Path) -> tuple[dict, list[PairResult], str]:
     A bad gold line is left out and listed in the scores' "skipped_rows"; FormatError when
     the gold has no pairs, EmptyScoringError when none of them can be read.
     """
-    items = _with_sentences(read_pairs(gold_path, "jsonl"), str(gold_path))
+    items = [with_sentences(item, "the demo aligns both sentences", str(gold_path))
+             for item in read_pairs(gold_path, "jsonl")]
     if not items:
         raise FormatError("no pairs in the demo gold", source=str(gold_path))
     gold, positions, skipped = usable_pairs(items)
@@ -106,14 +107,6 @@ def gold_file(examples: str | Path) -> Path:
         raise InputFileError(f"{OPEN_REASONS[errno.ENOENT]} (--examples: a folder holding gold.jsonl, or a gold "
                              "JSONL file)", source=str(gold), errno=errno.ENOENT)
     return gold
-
-
-def _with_sentences(items: list[PairOrBad], name: str) -> list[PairOrBad]:
-    """`items`, a pair without sentences (a record of links only, or an ``{"error"}`` record) a
-    BadPair: the demo aligns sentences, and such a pair was aligned and scored as an empty one."""
-    return [BadPair(item.id, FormatError(f"pair {item.id!r} has no 'source' and 'target' sentences to align",
-                                         source=name, line=item.line or None))
-            if isinstance(item, AlignedPair) and not (item.source or item.target) else item for item in items]
 
 
 def _render(result: dict) -> str:
