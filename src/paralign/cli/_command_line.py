@@ -6,6 +6,8 @@ an -o whose suffix names another format than the command writes (:func:`output_n
 Not for: what one command checks of its own options (its module, or the module of an option group
 several commands share: :mod:`._aligner_options`, :mod:`._similarity_options`, ...), reading
 inputs and writing outputs (:mod:`._common`).
+
+Also the one rewrite of the command line before argparse reads it (:func:`values_joined`).
 """
 
 from __future__ import annotations
@@ -26,6 +28,31 @@ def finite_numbers(args: argparse.Namespace) -> None:
     for key, value in sorted(vars(args).items()):
         if isinstance(value, float) and not math.isfinite(value):
             raise ConfigurationError(f"argument --{key.replace('_', '-')}: {value} is not a finite number")
+
+
+#: How a value that argparse would take for an option starts: stdin with a threshold (``-:0.5``).
+STDIN_SPEC = "-:"
+
+
+def values_joined(argv: Sequence[str]) -> list[str]:
+    """`argv` with each long option followed by a value that starts ``-:`` (``--table -:0.5``,
+    stdin with a threshold) written as one argument, ``--table=-:0.5``, which argparse reads.
+
+    Why: argparse takes an argument that starts with '-' for an option unless it is a negative
+    number or holds a space (``ArgumentParser._parse_optional``), so ``--table -:0.5`` was
+    "argument --table: expected one argument", though no option starts ``-:``. A flag that takes
+    no value given it so is told argparse's "ignored explicit argument '-:0.5'"; after ``--``
+    every argument is positional and is left as it is."""
+    joined: list[str] = []
+    argv = list(argv)
+    for k, token in enumerate(argv):
+        if token == "--":
+            return joined + argv[k:]
+        if joined and joined[-1].startswith("--") and "=" not in joined[-1] and token.startswith(STDIN_SPEC):
+            joined[-1] = f"{joined[-1]}={token}"
+        else:
+            joined.append(token)
+    return joined
 
 
 #: Flags whose value is an output (or a folder), where '-' is stdout, not stdin.
