@@ -1085,3 +1085,17 @@ def test_only_a_long_options_value_starting_with_dash_colon_is_joined_to_it() ->
         "paraeval", "--table=-:0.5", "-i", "-", "--table", "t.tsv"]
     assert values_joined(["x", "--table=a", "-:1", "-t", "-:2", "--", "--y", "-:3"]) == [
         "x", "--table=a", "-:1", "-t", "-:2", "--", "--y", "-:3"]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["-i", "-", "-"], "'-' is given to -i twice"),  # it said "(-i, -)": -i's second value named as an option '-'
+    (["-i", "-", "-i", "/dev/stdin"], "'-' is given to -i twice"),
+    (["-r", "-", "-i", "-", "-"], "'-' is given 3 times: to -r and -i twice"),
+    (["-r", "-"], "'-' is given twice: to -i (stdin when not given) and -r"),  # it said "(--input, --reference)"
+    (["--table=-:0.5"], "'-' is given twice: to -i (stdin when not given) and --table"),
+])
+def test_stdin_given_twice_names_each_option_as_given_and_how_often(files, capsys, argv, said):
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", *argv)
+    assert code == 2 and out == ""
+    assert f"paralign paraeval: error: stdin can be read only once, but {said}\n" == err
+

@@ -108,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     with warnings_shown(), _terminated_as_interrupted():
-        return _run(args, argv)
+        return _run(args, argv, _parser_of(parser, args))
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
@@ -144,12 +144,12 @@ def _terminated_as_interrupted() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+def _run(args: argparse.Namespace, argv: Sequence[str] | None, parser: argparse.ArgumentParser | None = None) -> int:
     """Run the parsed command; each error it raises as one `paralign CMD: error: ...` line."""
     try:
         finite_numbers(args)
         given = sys.argv[1:] if argv is None else list(argv)
-        stdin_given_once(stdin_arguments(given))
+        stdin_given_once(stdin_arguments(given, parser))
         outputs_apart(args, given)
         output_names(args)
         with stdout_for(args), capped_warnings():  # its bad items' count told before an error

@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import ConfigurationError
@@ -59,17 +60,60 @@ def values_joined(argv: Sequence[str]) -> list[str]:
 OUTPUT_FLAGS = frozenset({"-o", "--output", "--report", "--tokens-output", "--work-dir"})
 
 
-def stdin_arguments(argv: Sequence[str]) -> list[str]:
-    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input: each
-    as the option it is given to (``--gold``), or ``-`` for a positional argument."""
+def stdin_arguments(argv: Sequence[str], parser: argparse.ArgumentParser | None = None) -> list[str]:
+    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input, each
+    named for a message as the option it is given to, as typed (``-i``, ``--gold``), or as the
+    positional argument it is (``the FILE argument``). `parser`, the command's, says how many
+    values each option takes, so ``-i - -`` is -i's twice (``nargs="+"``), not -i's and a
+    positional one's; without it an option takes one."""
+    takes = _values_taken(parser)
     found = []
-    for k, token in enumerate(argv):
-        flag, sep, value = token.partition("=") if token.startswith("--") else ("", "", token)
-        if not sep:
-            flag = argv[k - 1] if k and argv[k - 1].startswith("-") and argv[k - 1] != "-" else "-"
-        if is_stdin(value) and value is not None and flag not in OUTPUT_FLAGS:
-            found.append(flag)
+    flag = ""  # the option whose values come next
+    left: int | None = 0  # how many more it takes (None: any number)
+    options = True  # before a '--'
+    for token in argv:
+        if options and token == "--":
+            options, flag, left = False, "", 0
+            continue
+        if options and _is_option(token):
+            name, sep, value = token.partition("=") if token.startswith("--") else (token, "", "")
+            flag, left = ("", 0) if sep else (name, takes.get(name, 1))
+            if sep and is_stdin(value) and name not in OUTPUT_FLAGS:
+                found.append(name)
+            continue
+        owner = flag if left != 0 else ""
+        left = left - 1 if left else left
+        if is_stdin(token) and owner not in OUTPUT_FLAGS:
+            found.append(owner or _positional_name(parser))
     return found
+
+
+def _is_option(token: str) -> bool:
+    """Whether argparse reads `token` as an option: it starts with '-' and is not '-' alone nor a negative number."""
+    return token.startswith("-") and token != "-" and not re.fullmatch(r"-\d+|-\d*\.\d+", token)
+
+
+def _values_taken(parser: argparse.ArgumentParser | None) -> dict[str, int | None]:
+    """How many values each option string of `parser` takes (None: any number, ``nargs="+"``)."""
+    if parser is None:
+        return {}
+    taken: dict[str, int | None] = {}
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for its options
+        nargs = action.nargs
+        count = nargs if isinstance(nargs, int) else None if nargs in ("+", "*", argparse.REMAINDER) else 1
+        for option in action.option_strings:
+            taken[option] = count
+    return taken
+
+
+def _positional_name(parser: argparse.ArgumentParser | None) -> str:
+    """How a message names a positional argument of `parser`'s command: ``the FILE argument`` when it has one."""
+    positionals = [action for action in (parser._actions if parser is not None else [])  # noqa: SLF001
+                   if not action.option_strings and not isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
+    if len(positionals) == 1:
+        metavar = positionals[0].metavar
+        return f"the {metavar if isinstance(metavar, str) else positionals[0].dest.upper()} argument"
+    return "a positional argument"
 
 
 #: The parsed options that name an output file (flag as messages show it, argparse dest).
