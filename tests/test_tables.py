@@ -12,7 +12,16 @@ from hypothesis import strategies as st
 
 from paralign.errors import ConfigurationError, FormatError
 from paralign.paraphrases import load_source
-from paralign.tables import TableWriter, iter_rows, lookup, read_metadata, score_column
+from paralign.tables import (
+    TableWriter,
+    headed,
+    iter_rows,
+    lookup,
+    metadata_line,
+    read_metadata,
+    row_lines,
+    score_column,
+)
 
 SCHEMA = pa.schema([("phrase", pa.string()), ("paraphrase", pa.string()), ("probability", pa.float64()),
                     ("pivots", pa.int64()), ("support", pa.int64())])
@@ -705,3 +714,19 @@ def test_a_tsv_tables_header_is_parsed_once_a_read(tmp_path, monkeypatch, read):
     else:
         assert ParaphraseTable.from_tsv(path).paraphrases("big") == {"large": 0.7}
     assert len(parsed) == 1
+
+
+@pytest.mark.parametrize(("line", "row"), [
+    ("car\tauto\t0.5\r\r\n", "car\tauto\t0.5 "),  # CRLF is the line end; the CR before it is a lone one
+    ("car\rhire\tauto\t0.5\n", "car hire\tauto\t0.5"),  # a lone CR inside a line reads as a space
+    ("car\tauto\t0.5\r\n", "car\tauto\t0.5"),
+    ("car\tauto\t0.5\r", "car\tauto\t0.5 "),  # a last line without LF ends at no CR
+])
+def test_a_line_handed_to_row_lines_loses_exactly_its_line_end(line, row) -> None:
+    """Lines a caller hands row_lines read as a file's lines read (paralign.line_ends): it used rstrip('\\r\\n')."""
+    assert list(row_lines([line])) == [(1, row)]
+
+
+def test_the_header_and_record_of_lines_handed_in_lose_exactly_their_line_end() -> None:
+    assert metadata_line('# paralign: {"note": "a\rb"}\r\n') == {"note": "a b"}  # a raw CR in a JSON string was refused
+    assert headed(iter(["# phrase\tparaphrase\tscore\r\r\n"]))[0] == ["phrase", "paraphrase", "score "]

@@ -43,6 +43,7 @@ from .errors import (
     invalid_json,
     shown_value,
 )
+from .line_ends import line_text
 from .table_parquet import GROUPS_AT_ONCE as GROUPS_AT_ONCE
 from .table_parquet import NEGATIVE as NEGATIVE
 from .table_parquet import PARQUET_MAGIC as PARQUET_MAGIC
@@ -143,7 +144,7 @@ def _metadata_in(head: Sequence[str], path: str | Path) -> dict[str, Any]:
 
 def _header_names(first: str) -> list[str]:
     """The column names a TSV table's first line gives: its ``# phrase TAB paraphrase TAB ...`` header's, else none."""
-    return first[2:].rstrip("\r\n").split("\t") if first.startswith("# ") else []
+    return line_text(first[2:]).split("\t") if first.startswith("# ") else []
 
 
 @dataclass(frozen=True, slots=True)
@@ -171,7 +172,7 @@ def metadata_line(line: str, source: str | None = None, number: int | None = Non
     is not a JSON object is a FormatError naming `source` and line `number`."""
     if not line.startswith(METADATA_LINE):
         return None
-    return _record(line[len(METADATA_LINE):].rstrip("\r\n"), f"{METADATA_LINE.strip()!r} record", source, number,
+    return _record(line_text(line[len(METADATA_LINE):]), f"{METADATA_LINE.strip()!r} record", source, number,
                    len(METADATA_LINE))
 
 
@@ -201,7 +202,9 @@ def _record(text: str | bytes, what: str, source: str | None, number: int | None
 
 def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object] | None = None,
               source: str | None = None, *, names: Sequence[str] | None = None) -> Iterator[tuple[int, str]]:
-    """The lines of a TSV table that hold rows, numbered from 1 and without their line ends: a
+    """The lines of a TSV table that hold rows, numbered from 1 and without their line ends
+    (:func:`paralign.line_ends.line_text`: LF or CRLF and nothing more, a lone CR read as a space,
+    as every reader reads a file; ``rstrip`` dropped both CRs of ``\\r\\r\\n`` and kept a lone one): a
     blank line holds none, nor does a line starting with '#' above the ``# paralign:`` record (a
     comment, or the record itself, which `on_record` is given). Below the record (a table paralign
     wrote) every line that is not blank is a row, so a phrase that starts with '#' (``#1 hit``,
@@ -214,7 +217,7 @@ def row_lines(lines: Iterable[str], on_record: Callable[[dict[str, Any]], object
     are instead of the first line parsed again."""
     recorded = False
     for number, line in enumerate(lines, start=1):
-        line = line.rstrip("\r\n")
+        line = line_text(line)
         if not line or line.isspace():
             continue
         if line[0] == "#" and not recorded:

@@ -429,3 +429,22 @@ def test_a_table_of_paraphrase_labels_is_refused_as_sts_data(tmp_path: Path, cap
                     "He left.\tHe went away.\t1\n", encoding="utf-8")
     assert main(["evaluate-sts", "--data", str(glue), "--aligner", "exact", "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["pairs"] == 3
+
+
+def test_an_interval_column_is_as_wide_as_its_widest_interval() -> None:
+    """An interval wider than 15 characters (``[-100.00, 100.00]``, --confidence over a tiny
+    file) widens its column: it was padded to 15 and pushed the columns after it out of line."""
+    from paralign.cli.evaluate_sts import render
+
+    def row(name: str, low: float | None, high: float | None) -> dict:
+        interval = None if low is None else {"low": low, "high": high, "value": 0.1}
+        return {"name": name, "pairs": 4, "pearson": 0.1, "spearman": 0.2, "skipped": 0,
+                "pearson_interval": interval, "spearman_interval": interval}
+
+    result = {**row("weighted mean", 0.5, 0.9), "sets": [row("tiny.tsv", -1.0, 1.0), row("two.tsv", None, None)],
+              "failed": 0, "signature": "s"}
+    table = render(result).splitlines()[:4]
+    assert "[-100.00, 100.00]" in table[1] and " n/a " in table[2] and "[50.00, 90.00]" in table[3]
+    assert len({len(line) for line in table}) == 1  # every column in line, 'skipped' last
+    assert table[0].index("spearman") + len("spearman") == table[1].index("20.00") + len("20.00")  # right-aligned
+    assert table[0].index("95% interval") == table[1].index("[") == table[3].index("[")

@@ -291,7 +291,7 @@ def test_stdin_given_twice_is_a_usage_error(argv: list[str], monkeypatch, capsys
 def test_stdin_arguments_skip_outputs() -> None:
     from paralign.cli._command_line import stdin_arguments
 
-    assert stdin_arguments(["align", "-", "-o", "-", "--report=-"]) == ["-"]
+    assert stdin_arguments(["align", "-", "-o", "-", "--report=-"]) == ["a positional argument"]
     assert stdin_arguments(["x", "--gold", "/dev/stdin", "--system=-"]) == ["--gold", "--system"]
 
 
@@ -510,3 +510,9 @@ def test_stdout_closed_without_an_output_option_drops_what_is_printed(monkeypatc
     with stdout_for(argparse.Namespace(format="text")):
         sys.stdout.write("paralign serve: http://127.0.0.1:8000 (Ctrl-C stops)\n")
     assert sys.stdout is None
+
+
+def test_a_positional_argument_given_stdin_is_named_by_its_placeholder(capsys):
+    code = main(["align", "-", "--source", "-", "--target", "t.txt"])
+    assert code == 2
+    assert "but '-' is given twice: to the FILE argument and --source" in capsys.readouterr().err

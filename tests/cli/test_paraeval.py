@@ -1048,3 +1048,54 @@ def test_a_segment_with_blank_references_has_a_null_score_on_the_report(files, c
     sections = report_page(report.read_text(encoding="utf-8")).find("section", class_="segment")
     assert [json.loads(s["data-score"]) for s in sections] == [seg["score"] for seg in segments]
     assert sections[1]["data-score"] == "null" and segments[1]["score"] is None
+
+
+@pytest.mark.parametrize("command", ["paraeval", "meta-eval"])
+def test_a_table_on_stdin_with_a_threshold_may_follow_the_flag_as_its_own_argument(files, capsys, monkeypatch,
+                                                                                    command):
+    """``--table -:0.5`` reads as ``--table=-:0.5``: argparse took ``-:0.5`` for an option ("argument
+    --table: expected one argument"), though no option starts ``-:``."""
+    import io
+
+    scored = "blown up\tbombing\t0.9\nblown up\texplosion\t0.2\n"
+    argv = ["paraeval", "-r", str(files / "r1.txt"), "-i", str(files / "hyp.txt"), "--resources", "none",
+            "--config", "paper", "--format", "json"]
+    if command == "meta-eval":  # the parse alone: its --table is the same option
+        argv = ["meta-eval", "--wmt", str(files / "missing"), "--pair", "cs-en"]  # refused after the parse
+    outputs = []
+    for table in (["--table=-:0.5"], ["--table", "-:0.5"]):
+        monkeypatch.setattr("sys.stdin", io.StringIO(scored))
+        try:
+            code, out, err = run(capsys, *argv, *table)
+        except SystemExit as exc:
+            code, (out, err) = exc.code, capsys.readouterr()
+        assert "expected one argument" not in err
+        outputs.append((code, out, err))
+    assert outputs[0] == outputs[1]
+    if command == "paraeval":
+        assert outputs[0][0] == 0 and json.loads(outputs[0][1])["precision"] < 1
+    else:
+        assert "argument --wmt" in outputs[0][2]
+
+
+def test_only_a_long_options_value_starting_with_dash_colon_is_joined_to_it() -> None:
+    from paralign.cli._command_line import values_joined
+
+    assert values_joined(["paraeval", "--table", "-:0.5", "-i", "-", "--table", "t.tsv"]) == [
+        "paraeval", "--table=-:0.5", "-i", "-", "--table", "t.tsv"]
+    assert values_joined(["x", "--table=a", "-:1", "-t", "-:2", "--", "--y", "-:3"]) == [
+        "x", "--table=a", "-:1", "-t", "-:2", "--", "--y", "-:3"]
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["-i", "-", "-"], "'-' is given to -i twice"),  # it said "(-i, -)": -i's second value named as an option '-'
+    (["-i", "-", "-i", "/dev/stdin"], "'-' is given to -i twice"),
+    (["-r", "-", "-i", "-", "-"], "'-' is given 3 times: to -r and -i twice"),
+    (["-r", "-"], "'-' is given twice: to -i (stdin when not given) and -r"),  # it said "(--input, --reference)"
+    (["--table=-:0.5"], "'-' is given twice: to -i (stdin when not given) and --table"),
+])
+def test_stdin_given_twice_names_each_option_as_given_and_how_often(files, capsys, argv, said):
+    code, out, err = run(capsys, "paraeval", "-r", str(files / "r1.txt"), "--resources", "none", *argv)
+    assert code == 2 and out == ""
+    assert f"paralign paraeval: error: stdin can be read only once, but {said}\n" == err
+

@@ -192,7 +192,7 @@ def test_evaluate_sts_stdin_errors_name_stdin(tmp_path, capsys, monkeypatch):
     assert main(["evaluate-sts", "--data", "-", "--data", "-", "--aligner", "exact"]) == 2  # a usage error (issue 23)
     assert "stdin can be read only once" in capsys.readouterr().err
     assert main(["evaluate-sts", "--data", "-", "--idf-from", "-", "--aligner", "exact"]) == 2  # a usage error (issue 23)
-    assert "--data, --idf-from" in capsys.readouterr().err
+    assert "to --data and --idf-from" in capsys.readouterr().err
     path = tmp_path / "sts.tsv"
     path.write_text(_STS, encoding="utf-8")
     result, _ = run_json(capsys, ["evaluate-sts", "--data", str(path), "--idf-from", "-",

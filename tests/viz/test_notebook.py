@@ -378,6 +378,16 @@ def test_an_sts_report_and_file_show_each_files_scatter_as_the_report_draws_it(s
     assert not _svgs(_format(shell, no_pairs)[HTML])
 
 
+def test_an_sts_file_with_no_scored_pair_shows_a_note_where_its_scatter_would_be(shell) -> None:
+    """Pairs none of which was scored: the note the report's scatter draws, not nothing at all."""
+    file = _sts_report().sets[0]
+    unscored = replace(file, evaluation=replace(file.evaluation, scores=[None] * len(file.pairs)))
+    svg, = _svgs(_format(shell, unscored)[HTML])
+    notes = [e.text for e in svg.iter("{http://www.w3.org/2000/svg}text") if e.get("class") == "note"]
+    assert notes == ["no scored pair: nothing to plot"]
+    assert not list(svg.iter("{http://www.w3.org/2000/svg}circle"))
+
+
 # -- hostile text --------------------------------------------------------------------------------------
 HOSTILE_ITEMS = {
     "pair": lambda w: _pair(w),

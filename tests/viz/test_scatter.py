@@ -6,7 +6,8 @@ import math
 
 import pytest
 
-from paralign.viz.scatter import HEIGHT, LEFT, TOP, WIDTH, Point, scatter, ticks
+from paralign.viz.scatter import HEIGHT, LEFT, NOTHING_TO_PLOT, TOP, WIDTH, Point, scatter, ticks
+from paralign.viz.svg import text_width
 
 
 def test_ticks_are_round_and_cover_the_range() -> None:
@@ -32,9 +33,16 @@ def test_dots_labels_and_line(picture) -> None:
     assert pic.all("text", "x-label")[0].text == "gold" and pic.all("text", "y-label")[0].text == "score"
 
 
-def test_no_points_still_draws_axes(picture) -> None:
-    pic = picture(scatter([], x_label="x", y_label="y", title="empty"))
-    assert pic.all("circle") == [] and pic.all("g", "x-axis")
+@pytest.mark.parametrize("points", [[], [Point(math.nan, 1.0), Point(1.0, math.inf)]])
+def test_no_point_to_plot_is_a_note_not_empty_axes(picture, points) -> None:
+    """A plot of no finite point says so: it drew axes from 0 to 1 around nothing (a notebook's
+    or a report's STS file with no scored pair), as if its dots were missing."""
+    pic = picture(scatter(points, x_label="x", y_label="y", title="empty", empty="no scored pair: nothing to plot"))
+    assert pic.all("circle") == [] and pic.all("g", "x-axis") == [] and pic.all("rect", "plot") == []
+    assert [t.text for t in pic.all("text", "note")] == ["no scored pair: nothing to plot"]
+    assert pic.viewbox()[2] >= text_width("no scored pair: nothing to plot")
+    assert [t.text for t in picture(scatter([], x_label="x", y_label="y", title="t")).all("text", "note")] == [
+        NOTHING_TO_PLOT]
 
 
 def test_the_line_is_named_in_a_legend_and_its_tooltip(picture) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -19,6 +20,7 @@ from paralign.viz.svg import (
     el,
     escape_attr,
     escape_text,
+    json_text,
     num,
     shorten,
     svg_file,
@@ -229,3 +231,10 @@ def test_text_width_is_an_upper_estimate_for_emoji_and_fullwidth_letters() -> No
     for word, em in drawn.items():
         assert text_width(word) >= em * 14 - 1e-9, word
     assert text_width("漢字テスト") == 5 * 14  # CJK letters are drawn 1 em (Noto Sans CJK)
+
+
+@pytest.mark.parametrize(("value", "written"), [
+    (math.nan, "null"), (math.inf, "null"), (-math.inf, "null"), (0.5, "0.5"), (3, "3"), ("n/a", '"n/a"')])
+def test_a_figure_json_cannot_hold_is_written_null(value: object, written: str) -> None:
+    """NaN and an infinity are null in a data-* attribute: an infinity was written ``Infinity``, no JSON."""
+    assert json_text(value) == written

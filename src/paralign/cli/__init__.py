@@ -20,7 +20,13 @@ from contextlib import contextmanager
 
 from .. import __version__
 from ..errors import ConfigurationError, InputFileError, ParalignError
-from ._command_line import finite_numbers, output_names, outputs_apart, stdin_arguments
+from ._command_line import (
+    finite_numbers,
+    output_names,
+    outputs_apart,
+    stdin_arguments,
+    values_joined,
+)
 from ._commands import COMMANDS, module_of, modules
 from ._common import stdin_given_once, stdout_for
 from ._metavars import COMMAND
@@ -89,7 +95,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `paralign` console script. Every line it prints on stderr (errors here,
     warnings, argparse's usage errors, Python's warnings) goes through `_stderr.shown`: control
     characters and bidi controls in what it quotes are written as escapes."""
-    command = _command_named(sys.argv[1:] if argv is None else argv)
+    argv = values_joined(sys.argv[1:] if argv is None else argv)  # ``--table -:0.5`` read as ``--table=-:0.5``
+    command = _command_named(argv)
     parser = build_parser(command) if module_of(command) is not None else listing_parser()
     args, unknown = parser.parse_known_args(argv)
     if module_of(command) is None and args.command is not None:  # after an option: `paralign --bad align`
@@ -101,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.print_help(sys.stderr)
         return 2
     with warnings_shown(), _terminated_as_interrupted():
-        return _run(args, argv)
+        return _run(args, argv, _parser_of(parser, args))
 
 
 def _command_named(argv: Sequence[str]) -> str | None:
@@ -137,12 +144,12 @@ def _terminated_as_interrupted() -> Iterator[None]:
         signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _run(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+def _run(args: argparse.Namespace, argv: Sequence[str] | None, parser: argparse.ArgumentParser | None = None) -> int:
     """Run the parsed command; each error it raises as one `paralign CMD: error: ...` line."""
     try:
         finite_numbers(args)
         given = sys.argv[1:] if argv is None else list(argv)
-        stdin_given_once(stdin_arguments(given))
+        stdin_given_once(stdin_arguments(given, parser))
         outputs_apart(args, given)
         output_names(args)
         with stdout_for(args), capped_warnings():  # its bad items' count told before an error

@@ -6,6 +6,8 @@ an -o whose suffix names another format than the command writes (:func:`output_n
 Not for: what one command checks of its own options (its module, or the module of an option group
 several commands share: :mod:`._aligner_options`, :mod:`._similarity_options`, ...), reading
 inputs and writing outputs (:mod:`._common`).
+
+Also the one rewrite of the command line before argparse reads it (:func:`values_joined`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 
 from ..errors import ConfigurationError
@@ -28,21 +31,89 @@ def finite_numbers(args: argparse.Namespace) -> None:
             raise ConfigurationError(f"argument --{key.replace('_', '-')}: {value} is not a finite number")
 
 
+#: How a value that argparse would take for an option starts: stdin with a threshold (``-:0.5``).
+STDIN_SPEC = "-:"
+
+
+def values_joined(argv: Sequence[str]) -> list[str]:
+    """`argv` with each long option followed by a value that starts ``-:`` (``--table -:0.5``,
+    stdin with a threshold) written as one argument, ``--table=-:0.5``, which argparse reads.
+
+    Why: argparse takes an argument that starts with '-' for an option unless it is a negative
+    number or holds a space (``ArgumentParser._parse_optional``), so ``--table -:0.5`` was
+    "argument --table: expected one argument", though no option starts ``-:``. A flag that takes
+    no value given it so is told argparse's "ignored explicit argument '-:0.5'"; after ``--``
+    every argument is positional and is left as it is."""
+    joined: list[str] = []
+    argv = list(argv)
+    for k, token in enumerate(argv):
+        if token == "--":
+            return joined + argv[k:]
+        if joined and joined[-1].startswith("--") and "=" not in joined[-1] and token.startswith(STDIN_SPEC):
+            joined[-1] = f"{joined[-1]}={token}"
+        else:
+            joined.append(token)
+    return joined
+
+
 #: Flags whose value is an output (or a folder), where '-' is stdout, not stdin.
 OUTPUT_FLAGS = frozenset({"-o", "--output", "--report", "--tokens-output", "--work-dir"})
 
 
-def stdin_arguments(argv: Sequence[str]) -> list[str]:
-    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input: each
-    as the option it is given to (``--gold``), or ``-`` for a positional argument."""
+def stdin_arguments(argv: Sequence[str], parser: argparse.ArgumentParser | None = None) -> list[str]:
+    """The arguments of a command line that give stdin ('-' or /dev/stdin) as an input, each
+    named for a message as the option it is given to, as typed (``-i``, ``--gold``), or as the
+    positional argument it is (``the FILE argument``). `parser`, the command's, says how many
+    values each option takes, so ``-i - -`` is -i's twice (``nargs="+"``), not -i's and a
+    positional one's; without it an option takes one."""
+    takes = _values_taken(parser)
     found = []
-    for k, token in enumerate(argv):
-        flag, sep, value = token.partition("=") if token.startswith("--") else ("", "", token)
-        if not sep:
-            flag = argv[k - 1] if k and argv[k - 1].startswith("-") and argv[k - 1] != "-" else "-"
-        if is_stdin(value) and value is not None and flag not in OUTPUT_FLAGS:
-            found.append(flag)
+    flag = ""  # the option whose values come next
+    left: int | None = 0  # how many more it takes (None: any number)
+    options = True  # before a '--'
+    for token in argv:
+        if options and token == "--":
+            options, flag, left = False, "", 0
+            continue
+        if options and _is_option(token):
+            name, sep, value = token.partition("=") if token.startswith("--") else (token, "", "")
+            flag, left = ("", 0) if sep else (name, takes.get(name, 1))
+            if sep and is_stdin(value) and name not in OUTPUT_FLAGS:
+                found.append(name)
+            continue
+        owner = flag if left != 0 else ""
+        left = left - 1 if left else left
+        if is_stdin(token) and owner not in OUTPUT_FLAGS:
+            found.append(owner or _positional_name(parser))
     return found
+
+
+def _is_option(token: str) -> bool:
+    """Whether argparse reads `token` as an option: it starts with '-' and is not '-' alone nor a negative number."""
+    return token.startswith("-") and token != "-" and not re.fullmatch(r"-\d+|-\d*\.\d+", token)
+
+
+def _values_taken(parser: argparse.ArgumentParser | None) -> dict[str, int | None]:
+    """How many values each option string of `parser` takes (None: any number, ``nargs="+"``)."""
+    if parser is None:
+        return {}
+    taken: dict[str, int | None] = {}
+    for action in parser._actions:  # noqa: SLF001 - argparse has no API for its options
+        nargs = action.nargs
+        count = nargs if isinstance(nargs, int) else None if nargs in ("+", "*", argparse.REMAINDER) else 1
+        for option in action.option_strings:
+            taken[option] = count
+    return taken
+
+
+def _positional_name(parser: argparse.ArgumentParser | None) -> str:
+    """How a message names a positional argument of `parser`'s command: ``the FILE argument`` when it has one."""
+    positionals = [action for action in (parser._actions if parser is not None else [])  # noqa: SLF001
+                   if not action.option_strings and not isinstance(action, argparse._SubParsersAction)]  # noqa: SLF001
+    if len(positionals) == 1:
+        metavar = positionals[0].metavar
+        return f"the {metavar if isinstance(metavar, str) else positionals[0].dest.upper()} argument"
+    return "a positional argument"
 
 
 #: The parsed options that name an output file (flag as messages show it, argparse dest).

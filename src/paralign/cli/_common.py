@@ -576,14 +576,21 @@ def stdin_once(stack: ExitStack, **options: Sequence[str]) -> tuple[dict[str, li
 
 def check_stdin_once(options: dict[str, Sequence[str]]) -> None:
     """ConfigurationError when stdin ('-' or /dev/stdin) is given more than once among
-    `options` (option name -> paths): it can be read only once."""
-    named = [f"--{key.replace('_', '-')}" for key, paths in options.items() for path in paths if is_stdin(path)]
+    `options` (option name -> paths): it can be read only once. A name that starts with '-' is
+    the option as a message shows it (``-i``, ``-i (stdin when not given)``), another its dest."""
+    named = [key if key.startswith("-") else f"--{key.replace('_', '-')}"
+             for key, paths in options.items() for path in paths if is_stdin(path)]
     stdin_given_once(named)
 
 
 def stdin_given_once(named: Sequence[str]) -> None:
-    """ConfigurationError when `named` (the options given stdin) has more than one entry."""
-    if len(named) > 1:
-        raise ConfigurationError(
-            f"stdin can be read only once, but '-' is given {len(named)} times ({', '.join(named)})"
-        )
+    """ConfigurationError when `named` (what is given stdin, an entry a time) has more than one entry,
+    saying how often each: ``'-' is given to -i twice`` (it said "(-i, -)", as if '-' were an option)."""
+    if len(named) <= 1:
+        return
+    counts = {name: named.count(name) for name in named}  # in their first places
+    times = {2: "twice"}
+    told = [name + ("" if count == 1 else f" {times.get(count, f'{count} times')}") for name, count in counts.items()]
+    given = (f"to {told[0]}" if len(told) == 1
+             else f"{times.get(len(named), f'{len(named)} times')}: to {', '.join(told[:-1])} and {told[-1]}")
+    raise ConfigurationError(f"stdin can be read only once, but '-' is given {given}")

@@ -57,14 +57,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def render(result: dict) -> str:
     wide = "pearson_interval" in result  # --confidence: each correlation's 95% interval beside it
-    head = f"{'pearson':>8}{'  95% interval':<17} {'spearman':>8}{'  95% interval':<17}" if wide else \
-        f"{'pearson':>8} {'spearman':>8}"
-    lines = [f"{'set':<28} {'pairs':>6} {head} {'skipped':>7}"]
     rows = [(s["name"], s) for s in result["sets"]]
     if len(result["sets"]) > 1:
         rows.append(("weighted mean", result))
-    for name, row in rows:
-        figures = [f"{_num(row[k])}{_interval(row.get(f'{k}_interval')) if wide else ''}" for k in ("pearson", "spearman")]
+    kinds = ("pearson", "spearman")
+    shown = {k: [_interval(row.get(f"{k}_interval")) for _, row in rows] if wide else [""] * len(rows) for k in kinds}
+    # an interval column as wide as its widest interval (``[-100.00, 100.00]``), 15 at least
+    widths = {k: max([15, *map(len, shown[k])]) for k in kinds}
+    head = " ".join(f"{k:>8}" + (f"  {'95% interval':<{widths[k]}}" if wide else "") for k in kinds)
+    lines = [f"{'set':<28} {'pairs':>6} {head} {'skipped':>7}"]
+    for k, (name, row) in enumerate(rows):
+        figures = [_num(row[kind]) + (f"  {shown[kind][k]:<{widths[kind]}}" if wide else "") for kind in kinds]
         lines.append(f"{name:<28} {row['pairs']:>6} {' '.join(figures)} {row['skipped']:>7}")
     model = result.get("model")
     if model:
@@ -84,11 +87,13 @@ def _num(value: float | None) -> str:
 
 
 def _interval(interval: dict | None) -> str:
-    """``  [86.91, 88.52]`` (percent, as the correlations), ``  n/a`` when undefined (a warning
-    says why), as every command with --confidence shows an interval it has not."""
+    """``[86.91, 88.52]`` (percent, as the correlations), ``n/a`` when undefined (a warning
+    says why), as every command with --confidence shows an interval it has not; unpadded, for
+    :func:`render` to size its column to the widest (it was padded to 15, and ``[-100.00, 100.00]``
+    pushed the columns after it out of line)."""
     if not interval or interval["low"] is None:
-        return f"{'  n/a':<17}"
-    return f"  [{100 * interval['low']:.2f}, {100 * interval['high']:.2f}]".ljust(17)
+        return "n/a"
+    return f"[{100 * interval['low']:.2f}, {100 * interval['high']:.2f}]"
 
 
 def _add_intervals(args: argparse.Namespace, report: StsReport, result: dict) -> list[str]:

@@ -223,8 +223,8 @@ def run(args: argparse.Namespace) -> int:
     check_paper_options(args, args.config, "--config")
     check_encoder_options(args, "contextual" in get_config(args.config).tiers, ENCODER_USERS)
     given = input_paths(args.input)
-    check_stdin_once({"input": given, "reference": args.reference,  # -i is stdin by default
-                      "table": [table_path(spec)[0] for spec in args.table]})
+    check_stdin_once({"-i" if args.input else "-i (stdin when not given)": given, "-r": args.reference,
+                      "--table": [table_path(spec)[0] for spec in args.table]})
     check_distinct_references(args.reference)
     paths = distinct_inputs(given)
     check_table_names("--table", args.table)

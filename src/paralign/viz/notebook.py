@@ -16,7 +16,8 @@ with IPython instead (:data:`DISPLAYS`), by module and class name
   ``AlignScores`` and ``TableScores``, ``SimilarityBatch``, ``StsEvaluation``, ``StsReport``,
   ``ParaphraseEvaluation``): a table of figures (:func:`.reports.parts.score_table`, the
   reports' own) and the signature; an ``StsReport`` and an ``StsFileResult`` each file's scatter
-  of system score against gold, as the report draws it (:func:`.reports.sts.file_scatter`); a
+  of system score against gold, as the report draws it (:func:`.reports.sts.file_scatter`; a
+  note for a file none of whose pairs was scored); a
   ``MetaEvaluation``: every metric's correlations as an interval plot
   (:func:`.intervals.interval_plot`) and a table, and the signatures;
 - a ParaEval segment (``SegmentMatch``, the paper config's; ``GradedExplanation``, a graded
@@ -350,12 +351,13 @@ def _sts_html(evaluation: Any) -> str:
 
 
 def _sts_scatter(result: Any, name: str) -> Element | None:
-    """A file's scatter of system score against gold, as the report draws it, in its box; None
-    without scored pairs (a result made without its pairs has none to plot)."""
-    from ..similarity.sts import scored_pairs
+    """A file's scatter of system score against gold, as the report draws it, in its box: with
+    pairs none of which was scored, its note saying so (:func:`.scatter.empty_plot`; it showed
+    nothing, where the report says no pair was scored); None for a result made without its
+    pairs (``sts_from_scores``), which has none to plot and scored some."""
     from .reports.sts import file_scatter
 
-    if not scored_pairs(result):
+    if not result.pairs:
         return None
     return el("div", _identified(lambda ident: file_scatter(result, name, ident)[0], "scatter"), style=BOX_STYLE)
 

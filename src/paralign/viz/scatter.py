@@ -32,6 +32,9 @@ RADIUS = 3.5
 DOT, LINE = STATUS_COLOURS["correct"], STATUS_COLOURS["missed"]
 #: The legend row under the plot (naming the line) and its sample's length (px).
 LEGEND_ROW, SWATCH = 20.0, 14.0
+#: A plot of no point (:func:`empty_plot`): what it says by default, its height and margins (px).
+NOTHING_TO_PLOT = "nothing to plot: no point with finite coordinates"
+EMPTY_HEIGHT, EMPTY_PADDING = 40.0, 16.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,13 +97,16 @@ def tick_labels(values: Sequence[float]) -> list[str]:
 
 
 def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, ident: str = "scatter",
-            line: tuple[float, float] | None = None) -> Element:
+            line: tuple[float, float] | None = None, empty: str = NOTHING_TO_PLOT) -> Element:
     """The plot of `points` as an ``<svg>`` element; `line` = (slope, intercept) of the
     least-squares fit draws y = a·x + b across the plot, named in a legend row under it. Points
-    with a non-finite coordinate are left out."""
+    with a non-finite coordinate are left out; with none left, the picture is the note `empty`
+    (:func:`empty_plot`), not axes from 0 to 1 around nothing."""
     shown = [p for p in points if math.isfinite(p.x) and math.isfinite(p.y)]
-    xs = ticks(min((p.x for p in shown), default=0.0), max((p.x for p in shown), default=1.0))
-    ys = ticks(min((p.y for p in shown), default=0.0), max((p.y for p in shown), default=1.0))
+    if not shown:
+        return empty_plot(empty, title=title, ident=ident)
+    xs = ticks(min(p.x for p in shown), max(p.x for p in shown))
+    ys = ticks(min(p.y for p in shown), max(p.y for p in shown))
 
     small = FONT_SIZE - 2
     y_labels = tick_labels(ys)
@@ -158,6 +164,16 @@ def scatter(points: Sequence[Point], *, x_label: str, y_label: str, title: str, 
     width = max(left + WIDTH + right, left + SWATCH + 8 + (text_width(legend_label(line)) if fit else 0) + RIGHT,
                 x_label_end)
     return svg_root(width, max(bottom, top + HEIGHT / 2 + reach), body, title=title, ident=ident)
+
+
+def empty_plot(note: str, *, title: str, ident: str = "scatter") -> Element:
+    """A plot of no point: its `title` and the one line `note` saying why there is nothing to
+    see (``<text class="note">``). Empty axes from 0 to 1 read as a plot whose dots are missing,
+    and said nothing of why (the STS report says "no pair of this file was scored")."""
+    width = text_width(note) + 2 * EMPTY_PADDING
+    return svg_root(width, EMPTY_HEIGHT, [el("text", note, class_="note", x=num(width / 2), y=num(EMPTY_HEIGHT / 2),
+                                             text_anchor="middle", dominant_baseline="central", fill=INK)],
+                    title=title, ident=ident)
 
 
 def name_under(name: str, centre: float) -> tuple[float, float]:

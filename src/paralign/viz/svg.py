@@ -127,10 +127,11 @@ def num(value: float) -> str:
 
 
 def json_text(value: object) -> str:
-    """`value` as the JSON output writes it, NaN (n/a) as ``null``: what a page's ``data-*``
-    attribute holding a figure says, so a reader or a filter meets n/a as the JSON's null, never
-    as ``nan`` (no JSON and no number to a page's reader)."""
-    exact = None if isinstance(value, float) and math.isnan(value) else value
+    """`value` as the JSON output writes it, NaN (n/a) and an infinity as ``null``: what a page's
+    ``data-*`` attribute holding a figure says, so a reader or a filter meets n/a as the JSON's
+    null, never as ``nan`` or ``Infinity`` (no JSON, JSON.parse throws, and no number to a page's
+    reader; an infinity was written ``Infinity``)."""
+    exact = None if isinstance(value, float) and not math.isfinite(value) else value
     return json.dumps(exact, ensure_ascii=False)
 
 

@@ -78,7 +78,8 @@ def file_scatter(result: StsFileResult, name: str, ident: str) -> tuple[Element,
     points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored_pairs(result)]
     line = least_squares([p.x for p in points], [p.y for p in points])
     return scatter(points, x_label="gold score", y_label=f"system score ({result.evaluation.signal})",
-                   title=f"{name}: system score against gold", ident=ident, line=line), line
+                   title=f"{name}: system score against gold", ident=ident, line=line,
+                   empty="no scored pair: nothing to plot"), line
 
 
 def file_section(result: StsFileResult, data: Mapping, index: int, count: int = ERRORS) -> Section:
