@@ -51,6 +51,7 @@ from ..metrics.paraeval import (
 )
 from ..metrics.paraeval.configs import PAPER
 from ..metrics.paraeval.graded import GradedParaEval
+from ..metrics.paraeval.paper import check_resource_names
 from ..paraphrases import ParaphraseSource, Score, lookup_key
 from ..sentence import Sentence
 from ..similarity import DEFAULT_SIGNAL, SIGNALS, Signal, make_signal, needs_fit
@@ -196,7 +197,7 @@ class Engine:
             from ..neural import check_encoder
 
             check_encoder(config.encoder, config.device)
-        names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
+        names = [name for name in check_resource_names(config.resources) if name != "none"]  # "": refused
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
         scored, files, first_table = list(sources.values()), {}, None
         for spec in config.tables:
