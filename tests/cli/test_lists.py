@@ -39,16 +39,27 @@ RESOURCES_NONE = ("--resources", "", "no item given: give a comma-separated list
     ("meta-eval", *RESOURCES_EMPTY_ITEM), ("meta-eval", *RESOURCES_NONE),
     ("meta-eval", "--metrics", "bleu,,chrf", "'bleu,,chrf' has an empty item (item 2 of 3)"),
     ("meta-eval", "--refs", "A,", "'A,' has an empty item (item 2 of 2)"),
+    ("serve", *RESOURCES_EMPTY_ITEM), ("serve", *RESOURCES_NONE),
+    ("serve", "--resources", "ppdb,thesaurus", "unknown resource 'thesaurus' (use ppdb, wordnet or none)"),
 ])
-def test_every_list_option_refuses_an_empty_item_before_any_work(tmp_path, capsys, command, option, value, said):
+def test_every_list_option_refuses_an_empty_item_before_any_work(tmp_path, capsys, monkeypatch, command, option,
+                                                                  value, said):
     """``--resources ppdb,,wordnet`` and ``--metrics bleu,,chrf`` dropped the empty item silently,
     ``--resources ''`` scored with no source (signed res:none), ``--refs A,`` said ``no reference
     set ''``: each is now the usage error of one reading, exit 2, before any file is read (meta-eval's
-    WMT folder is not even there)."""
+    WMT folder is not even there). ``serve --resources`` split its list itself: ``ppdb,,wordnet``
+    served both, ``''`` none, and an unknown name was refused after the address was bound, as
+    ``resources: ...`` (serving is stubbed: a check missed returns 0)."""
     ref = tmp_path / "r.txt"
     ref.write_text("the cat sat\n", encoding="utf-8")
-    argv = (["paraeval", "-r", str(ref), "-i", str(ref)] if command == "paraeval"
-            else ["meta-eval", "--pair", "de-en", *(["--metrics", "paraeval"] if option != "--metrics" else [])])
+    argv = {"paraeval": ["paraeval", "-r", str(ref), "-i", str(ref)],
+            "meta-eval": ["meta-eval", "--pair", "de-en", *(["--metrics", "paraeval"] if option != "--metrics" else [])],
+            "serve": ["serve", "--port", "0"]}[command]
+    if command == "serve":  # serve split --resources itself: ppdb,,wordnet loaded two, '' none, then served
+        pytest.importorskip("fastapi", reason="the web extra is not installed")
+        from paralign.cli import serve
+
+        monkeypatch.setattr(serve, "_serve", lambda *args: 0)
     assert main([*argv, option, value]) == 2
     err = capsys.readouterr().err
     assert err.startswith(f"paralign {command}: error: argument {option}: {said}") and err.count("\n") == 1

@@ -88,16 +88,37 @@ def test_the_keyboard_reaches_the_main_controls_in_order_and_shows_where_it_is(p
     from paralign.web.pages import NAV
 
     page.goto(server + path)
-    visited = _tab_through(page, 1 + len(NAV) + len(controls))
-    assert [v["id"] for v in visited[:1 + len(NAV)]] == ["/", *[link for link, _ in NAV]]
-    assert [v["id"] for v in visited[1 + len(NAV):]] == controls
+    visited = _tab_through(page, 2 + len(NAV) + len(controls))
+    assert [v["id"] for v in visited[:2 + len(NAV)]] == ["#main", "/", *[link for link, _ in NAV]]
+    assert [v["id"] for v in visited[2 + len(NAV):]] == controls
     for where in visited:
         assert where["style"] != "none" and where["width"] >= 2, where
 
 
+@pytest.mark.parametrize("path", ["", "align", "similarity/batch", "lattice", "docs", "no-such-page"])
+def test_the_first_tab_reaches_a_skip_link_that_moves_focus_past_the_navigation(page, server, path) -> None:
+    """Every page's form came after the navigation's tab stops (the home link and one a page):
+    the first Tab now reaches a "Skip to content" link, hidden until then and shown while the
+    keyboard is on it, and Enter moves the focus to the page's main part, from which the next Tab
+    is the page's first field."""
+    page.goto(server + path)
+    skip = page.locator("a.skip")
+    assert not skip.is_visible() or skip.bounding_box()["x"] + skip.bounding_box()["width"] <= 0
+    page.keyboard.press("Tab")
+    assert _focused(page)["id"] == "#main"
+    assert page.evaluate("document.activeElement.textContent") == "Skip to content"
+    box = skip.bounding_box()
+    assert skip.is_visible() and box["x"] >= 0 and box["y"] >= 0 and box["width"] > 0
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.tagName") == "MAIN"
+    if path == "align":
+        page.keyboard.press("Tab")
+        assert _focused(page)["id"] == "source"
+
+
 def test_two_sentences_are_aligned_with_the_keyboard_alone(page, server) -> None:
     page.goto(server + "align")
-    _tab_through(page, page.locator("nav.top a").count() + 1)  # past every navigation link
+    _tab_through(page, page.locator("nav.top a").count() + 2)  # past the skip link and every navigation link
     assert _focused(page)["id"] == "source"
     page.keyboard.type("The cat sat.")
     page.keyboard.press("Tab")

@@ -122,6 +122,24 @@ def test_the_drawing_says_how_to_read_it(picture) -> None:
     assert [d.text for d in svg.all("desc")] == [key]
 
 
+def test_a_lattice_of_one_sentence_is_worded_for_one(picture) -> None:
+    """Built from one sentence, the key said "the more of the 1 sentence it was built from use it"
+    and each tooltip "used by 1 of the 1 sentence": now the key says the sentence uses every edge,
+    a tooltip that the sentence uses it; an edge of weight 0 is "used by no sentence"."""
+    from paralign.viz.lattice import lattice_key
+
+    one = Lattice(3, ((0, "a", 1), (1, "b", 2)), (1, 1))
+    assert "It was built from 1 sentence, which uses every edge." in lattice_key(one)
+    assert "the more of" not in lattice_key(one) and "thicker" not in lattice_key(one)
+    tips = [t.text for t in picture(lattice_drawing(one)).all("title")][1:]
+    assert "a (state 0 → 1, used by the sentence)" in tips and not any("of the 1" in t for t in tips)
+    unused = Lattice(3, ((0, "a", 1), (1, "b", 2), (0, "c", 2)), (1, 1, 0))
+    assert "an edge it does not use is drawn thinner" in lattice_key(unused)
+    assert "c (state 0 → 2, used by no sentence)" in [t.text for t in picture(lattice_drawing(unused)).all("title")]
+    tips = [t.text for t in picture(lattice_drawing(SMALL)).all("title")]
+    assert "people (state 1 → 2, used by 1 of the 3 sentences)" in tips  # more than one: as before
+
+
 def _chain(n: int, word: str = "word") -> Lattice:
     return Lattice(n, tuple((k, word, k + 1) for k in range(n - 1)))
 

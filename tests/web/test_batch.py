@@ -109,7 +109,7 @@ def test_limits_are_told_up_front_and_enforced(small, client) -> None:
     assert limits["batch_pairs"] == 6 and limits["body_bytes"] == 64 * 1024
     assert client.get("/api/info").json()["limits"]["batch_pairs"] == 1000
     over = small.post("/api/similarity/batch", json={"pairs": "a b\tc d\n" * 7})
-    assert over.status_code == 422 and "more than 6 rows" in over.json()["error"]
+    assert over.status_code == 422 and "has 7 rows, more than the 6" in over.json()["error"]
     assert over.json()["detail"][0]["field"] == "pairs"
     big = b'{"pairs": "' + b"x" * limits["batch_body_bytes"] + b'"}'
     refused = small.post("/api/similarity/batch", content=big, headers={"content-type": "application/json"})
@@ -204,7 +204,7 @@ def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> No
     assert "At most 6 rows a request" in form and "answered between two of its blocks" in form
     assert '<script src="/static/batch.js"' in form and small.get("/static/batch.js").status_code == 200
     over = _post_page(small, pairs="a\tb\n" * 7)
-    assert over.status_code == 422 and "more than 6 rows" in over.text and 'id="pairs"' in over.text
+    assert over.status_code == 422 and "has 7 rows, more than the 6" in over.text and 'id="pairs"' in over.text
     multipart = small.post("/similarity/batch", files={"pairs": ("p.tsv", b"a\tb\n")}, headers={"accept": "text/html"})
     assert multipart.status_code == 422 and "x-www-form-urlencoded" in multipart.text
     big = small.post("/similarity/batch", content=b"pairs=" + b"x" * 200_000,
@@ -213,7 +213,7 @@ def test_the_page_states_its_limits_and_refuses_what_it_cannot_read(small) -> No
 
 
 @pytest.mark.parametrize(("fields", "said"), [
-    ({"pairs": "a\tb\n" * 7}, "sentence pairs: has more than 6 rows"),  # the engine's refusal
+    ({"pairs": "a\tb\n" * 7}, "sentence pairs: the pasted text has 7 rows, more than the 6"),  # the engine's refusal
     ({"pairs": "a\tb\n", "input_format": "xml"}, "input format: must be auto, tsv, jsonl, sts or msrp"),
     ({"pairs": "a\tb\n", "name": "n" * 201 + ".tsv"},
      "the chosen file&#39;s name: has 205 characters; it may have at most 200 characters"),

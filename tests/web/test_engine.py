@@ -225,3 +225,12 @@ def test_a_table_naming_a_built_in_already_loaded_is_that_source_loaded_once(mon
     assert loaded == ["ppdb"] and list(alone.sources) == ["ppdb"] and alone.default_table == "ppdb"
     words = Engine.load(ServeConfig(tables=("wordnet",), resources=("wordnet",), warm=False))
     assert list(words.sources) == ["wordnet"] and loaded == ["ppdb"]
+
+
+def test_an_empty_resource_name_is_refused_not_skipped() -> None:
+    """Engine.load skipped an empty name of ``ServeConfig.resources`` (``("",)`` served with no
+    source at all): refused as build_sources refuses it, naming where, before anything loads."""
+    from paralign.web import ServeConfig
+
+    with pytest.raises(ConfigurationError, match=r"resources: an empty name \(name 2 of 2\)"):
+        Engine.load(ServeConfig(resources=("wordnet", ""), warm=False))

@@ -68,7 +68,9 @@ def test_a_refused_signal_lists_the_signals_scored_and_apart_those_that_are_not(
     """The batch's unknown signal was "unknown signal: this server scores ...": said as every
     other choice is, what is offered, then what is not and why."""
     monkeypatch.setitem(engine.unavailable_signals, "embedding", NEURAL)
-    monkeypatch.delitem(engine.signals, "embedding")
+    # the signals without it, a new dict: delitem's undo put it back last, and the session's
+    # schema (its order as the app started) then differed from /api/info's (test_batch.py)
+    monkeypatch.setattr(engine, "signals", {k: v for k, v in engine.signals.items() if k != "embedding"})
     answer = client.post("/similarity/batch", data={"pairs": "a\tb", "signal": "sultan2016"}, headers={"accept": "text/html"})
     assert answer.status_code == 422
     said = _error(answer)
@@ -91,13 +93,32 @@ def test_too_many_rows_are_refused_in_words_for_the_user_and_the_option_goes_to_
         with caplog.at_level("WARNING", logger="uvicorn.error"):
             page = client.post("/similarity/batch", data={"pairs": "a\tb\n" * 3}, headers={"accept": "text/html"})
             api = client.post("/api/similarity/batch", json={"pairs": "a\tb\n" * 3}).json()
-    said = ("sentence pairs: has more than 2 rows, the most this server scores in one request: split it, "
-            "or score the file with paralign similarity --pairs")
+    said = ("sentence pairs: the pasted text has 3 rows, more than the 2 this server scores in one request: "
+            "paste at most 2 at a time, or save them in a file and score it with paralign similarity --pairs FILE")
     assert page.status_code == 422 and _error(page) == said
     assert api["error"] == said.replace("sentence pairs", "pairs")
     assert "--max-pairs" not in form and "At most 2 rows a request," in form
     assert [r.getMessage() for r in caplog.records].count(
-        "a batch of more than 2 rows was refused (paralign serve --max-pairs N takes more)") == 2
+        "a batch of 3 rows was refused, more than 2 (paralign serve --max-pairs N takes more)") == 2
+
+
+def test_too_many_rows_are_counted_and_worded_for_a_chosen_file(engine) -> None:
+    """The refusal said "more than 2 rows" whatever the count, and "score the file" of pasted
+    text too: it says how many rows there are, and of a chosen file (the form's name field, as
+    static/batch.js fills it) names the file and the command that scores it."""
+    from fastapi.testclient import TestClient
+
+    from paralign.web import create_app
+
+    with TestClient(create_app(engine=engine, max_pairs=2)) as client:
+        page = client.post("/similarity/batch", data={"pairs": "a\tb\n" * 1234, "name": "pairs.tsv"},
+                           headers={"accept": "text/html"})
+        api = client.post("/api/similarity/batch", json={"pairs": "a\tb\n" * 5, "name": "my pairs.tsv"}).json()
+    assert page.status_code == 422 and _error(page) == (
+        "sentence pairs: pairs.tsv has 1,234 rows, more than the 2 this server scores in one request: split it, "
+        "or score the file with paralign similarity --pairs pairs.tsv")
+    assert api["error"] == ("pairs: my pairs.tsv has 5 rows, more than the 2 this server scores in one request: "
+                            "split it, or score the file with paralign similarity --pairs 'my pairs.tsv'")
 
 
 @pytest.mark.parametrize(("path", "fields", "takes"), [

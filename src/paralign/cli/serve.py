@@ -26,7 +26,7 @@ from ._common import add_format, non_negative_int, positive_int, progress, warn
 from ._encoder_options import add_encoder_options, encoder_device
 from ._metavars import ADDRESS, LIST, TABLE, N
 from ._stderr import ShownRecords
-from ._table_options import check_table_names
+from ._table_options import check_table_names, resource_names
 
 #: The batch page's default most rows a request (paralign.web.models.BATCH_PAIRS, which this
 #: command does not import before it runs: the web extra may be missing).
@@ -146,7 +146,9 @@ def run(args: argparse.Namespace) -> int:
         raise ExtraMissingError("paralign serve", "web", exc.name) from None
 
     check_table_names("--table", args.table)  # the web app's ParaEval signature names them
-    config = ServeConfig(tables=tuple(args.table), resources=tuple(args.resources.split(",")),
+    # comma_list's reading (an empty item a usage error), the names checked, before the address is bound
+    resources = resource_names(args.resources) or ()  # never None: the option has a default
+    config = ServeConfig(tables=tuple(args.table), resources=tuple(resources),
                          encoder=args.encoder, device=encoder_device(args),
                          **({} if args.cache_size is None else {"cache_size": args.cache_size}))
     with bound_socket(args.host, args.port) as sock:  # a bad address fails before the models load

@@ -169,7 +169,11 @@ def lattice_key(lattice: Lattice) -> str:
     dashed edge mean, when the lattice has them)."""
     parts = ["Read left to right: every path from the start state (filled green) to the end state "
              "(a double circle) spells a sentence, a word an edge."]
-    if (sentences := sentence_count(lattice)) is not None:
+    sentences = sentence_count(lattice)
+    if sentences == 1:  # "the more of the 1 sentence" said nothing: one sentence uses an edge or not
+        parts.append("It was built from 1 sentence, which uses every edge." if all(lattice.weights) else
+                     "It was built from 1 sentence; an edge it does not use is drawn thinner (its tooltip says so).")
+    elif sentences is not None:
         parts.append(f"The thicker an edge, the more of the {counted(sentences, 'sentence')} it was built "
                      "from use it (its tooltip says how many).")
     if any(w is None for _, w, _ in lattice.edges):
@@ -202,13 +206,22 @@ def edge_table(lattice: Lattice) -> Element:
               id="lattice-edges")
 
 
+def _used_by(weight: int | None, sentences: int | None) -> str:
+    """How many of the sentences use an edge, as its tooltip ends (empty without weights): of one
+    sentence, whether it does (``used by 1 of the 1 sentence`` said it in a number's words)."""
+    if weight is None or sentences is None:
+        return ""
+    if sentences == 1:
+        return ", used by the sentence" if weight else ", used by no sentence"
+    return f", used by {weight} of the {counted(sentences, 'sentence')}"
+
+
 def _edge(lattice: Lattice, placed: Placed, k: int, ident: str, sentences: int | None) -> Element:
     s, w, d = lattice.edges[k]
     lx, ly, _ = placed.labels[k]
     weight = lattice.weights[k] if lattice.weights else None
     word = EPSILON_LABEL if w is None else w
-    used = "" if weight is None or sentences is None else f", used by {weight} of the {counted(sentences, 'sentence')}"
-    tip = f"{word} (state {s} → {d}{used})"
+    tip = f"{word} (state {s} → {d}{_used_by(weight, sentences)})"
     return group(
         [el("title", tip),
          el("path", d=_path(placed.routes[k]), fill="none", stroke=EDGE_INK,

@@ -51,6 +51,7 @@ from ..metrics.paraeval import (
 )
 from ..metrics.paraeval.configs import PAPER
 from ..metrics.paraeval.graded import GradedParaEval
+from ..metrics.paraeval.paper import check_resource_names
 from ..paraphrases import ParaphraseSource, Score, lookup_key
 from ..sentence import Sentence
 from ..similarity import DEFAULT_SIGNAL, SIGNALS, Signal, make_signal, needs_fit
@@ -60,7 +61,7 @@ from ..similarity.rows import Row, ScoredRows, score_line
 from ..similarity.scores import parses_nothing
 from ..similarity.signals import cache_options
 from ..similarity.signature import similarity_signature
-from .input_checks import check_tokens, over_limit, without_binary_lines
+from .input_checks import check_tokens, over_limit, too_many_rows, without_binary_lines
 from .models import BATCH_PAIRS
 from .problems import FieldsRefused, must_be
 from .results import Aligned, BatchResult, LatticeResult, ParaEvalResult, link_confidences
@@ -196,7 +197,7 @@ class Engine:
             from ..neural import check_encoder
 
             check_encoder(config.encoder, config.device)
-        names = [n.strip() for n in config.resources if n.strip() not in ("", "none")]
+        names = [name for name in check_resource_names(config.resources) if name != "none"]  # "": refused
         sources: dict[str, ParaphraseSource] = dict(zip(names, build_sources(names), strict=True))
         scored, files, first_table = list(sources.values()), {}, None
         for spec in config.tables:
@@ -399,8 +400,8 @@ class Engine:
         command scores them (:class:`~paralign.similarity.rows.ScoredRows`), one turn of the lock for
         each block of :data:`BATCH_BLOCK` rows (other requests answered between them; no block
         begun once the request is given up). More than `max_pairs` rows are refused before any
-        work (FieldsRefused, in words for the user of a page, who cannot restart the server: the
-        server's log names ``paralign serve --max-pairs``); a bad row,
+        work (:func:`.input_checks.too_many_rows`: their count, in words for the user of a page, who
+        cannot restart the server: the server's log names ``paralign serve --max-pairs``); a bad row,
         or a sentence over ``sentence_chars`` (:func:`over_limit`), is reported in its place.
         `name` names the input in the notes, as the command names its file."""
         scorer = self.signals.get(signal)
@@ -410,14 +411,13 @@ class Engine:
         rows: list[Row] = []
         told: list[str] = []  # how a guessed layout was read (sentence_pairs.layout_note)
         text, binary = without_binary_lines(lf_text(text))
-        for number, row, pair_id in read_pair_rows(io.StringIO(text, newline="\n"), binary.get,
-                                                   input_format=input_format, notes=told):
+        read = read_pair_rows(io.StringIO(text, newline="\n"), binary.get, input_format=input_format, notes=told)
+        for number, row, pair_id in read:
             if len(rows) == max_pairs:  # the user cannot restart the server: its option goes to the log
-                log.warning("a batch of more than %s rows was refused (paralign serve --max-pairs N takes more)",
-                            f"{max_pairs:,}")
-                raise FieldsRefused([{"field": "pairs", "message": f"has more than {max_pairs:,} rows, the most this "
-                                      "server scores in one request: split it, or score the file with paralign "
-                                      "similarity --pairs"}])
+                count = max_pairs + 1 + sum(1 for _ in read)  # the rest read, not scored: the count said
+                log.warning("a batch of %s rows was refused, more than %s (paralign serve --max-pairs N takes more)",
+                            f"{count:,}", f"{max_pairs:,}")
+                raise too_many_rows(count, max_pairs, name, PASTED)
             rows.append((number, over_limit(row) or row, pair_id, None))
         function = self.aligner(aligner, preset)
         signature = similarity_signature(scorer, function)

@@ -1,8 +1,10 @@
 """The engine's checks of the text a request sends, beyond what the models check of its fields:
 a batch row's sentence over the server's length limit (:func:`over_limit`, reported in the row's
 place), a sentence of too many tokens or none as annotation reads it (:func:`check_tokens`,
-refused naming its field) and a pasted batch's lines of binary data (:func:`without_binary_lines`,
-reported in their place as ``paralign similarity --pairs`` reports them).
+refused naming its field), a pasted batch's lines of binary data (:func:`without_binary_lines`,
+reported in their place as ``paralign similarity --pairs`` reports them) and a batch of more rows
+than the server scores in one request (:func:`too_many_rows`, its count said, worded for pasted
+text or a chosen file).
 
 Not for: the limits themselves and the checks of a request's fields (:mod:`.models`), or how a
 refusal is told (:mod:`.problems`).
@@ -10,6 +12,7 @@ refusal is told (:mod:`.problems`).
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Mapping
 from typing import Any
 
@@ -70,3 +73,18 @@ def without_binary_lines(text: str) -> tuple[str, dict[int, str]]:
             reasons[index + 1] = bad_byte(data, data.index(b"\x00"), index + 1)[1]
             lines[index] = ""
     return "\n".join(lines), reasons
+
+
+def too_many_rows(count: int, max_pairs: int, name: str, pasted: str) -> FieldsRefused:
+    """The refusal of a batch of `count` rows, more than `max_pairs`, in words for the user of a
+    page, who cannot restart the server (its ``--max-pairs`` goes to the server's log): the rows
+    counted (it said "more than N rows" whatever their number), and what to do worded for how
+    they came: pasted (`name` is `pasted`, how the notes name pasted text) or a chosen file named
+    `name` (it said "score the file" of pasted text too)."""
+    over = f"has {count:,} rows, more than the {max_pairs:,} this server scores in one request"
+    if name == pasted:
+        message = (f"the pasted text {over}: paste at most {max_pairs:,} at a time, or save them in a file and "
+                   "score it with paralign similarity --pairs FILE")
+    else:
+        message = f"{name} {over}: split it, or score the file with paralign similarity --pairs {shlex.quote(name)}"
+    return FieldsRefused([{"field": "pairs", "message": message}])

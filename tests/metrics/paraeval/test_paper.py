@@ -138,6 +138,22 @@ def test_bad_options_and_bad_tables(tmp_path):
         build_sources(["none"], [str(bad)])
 
 
+@pytest.mark.parametrize(("names", "where"), [(["ppdb", "", "wordnet"], "name 2 of 3"), ([" "], "name 1 of 1"),
+                                              (["none", ""], "name 2 of 2")])
+def test_an_empty_resource_name_is_refused_naming_where(names, where) -> None:
+    """build_sources skipped an empty name silently (``ServeConfig(resources=("",))`` served
+    with no source, ``["ppdb", "", "wordnet"]`` lost a name): refused as an unknown name is,
+    saying which, before any source loads."""
+    from paralign.metrics.paraeval.paper import check_resource_names
+
+    with pytest.raises(ConfigurationError, match=f"resources: an empty name \\({where}\\): give ppdb, wordnet "
+                                                 "or none, and none alone for no built-in source"):
+        build_sources(names)
+    with pytest.raises(ConfigurationError, match="^argument --resources: an empty name"):
+        check_resource_names(names, "argument --resources")
+    assert build_sources([]) == [] and build_sources(["none"]) == []
+
+
 def test_corpus_is_sum_of_segments(figure4_table):
     hyps = [CANDIDATE, "there was an explosion", ""]
     refs = [[REFS[0], "an explosion happened", "x"], [REFS[1], "there was a blast", "y"]]

@@ -483,26 +483,27 @@ def build_sources(
     """Sources from names (`ppdb`, `wordnet`, `none`) and table files' paths (Parquet or TSV, `path[:threshold]`);
     `progress` wraps each table file's rows as they are read (:func:`load_source`). `none` is no
     built-in source, alone: beside a source's name (``--resources none,ppdb``) a ConfigurationError,
-    which of the two was meant unknown (it was ppdb, silently)."""
+    which of the two was meant unknown (it was ppdb, silently); so is an empty name (it was skipped,
+    silently: a name lost, or ``("",)`` no source at all)."""
     names = check_resource_names(resources)
-    out: list[ParaphraseSource] = []
-    for name in names:
-        if not name or name == "none":
-            continue
-        out.append(_cached_source(name))
+    out = [_cached_source(name) for name in names if name != "none"]
     out.extend(load_source(spec, progress=progress) for spec in tables)
     return out
 
 
 def check_resource_names(resources: Iterable[str], what: str = "resources") -> list[str]:
     """The built-in sources' names (`ppdb`, `wordnet`, `none`), each stripped, checked without
-    loading any: a ConfigurationError for an unknown one, or `none` beside a source's name
+    loading any: a ConfigurationError for an empty one, an unknown one, or `none` beside a source's name
     (``none,ppdb``: which of the two was meant is unknown; it was ppdb, silently), the message
     led by `what` (``argument --resources`` on the command line). What
     :func:`build_sources` checks, and a command before its data loads (``meta-eval --resources
     foo`` read WMT's files before saying so)."""
     names = [name.strip() for name in resources]
-    others = [name for name in names if name and name != "none"]
+    empty = next((k for k, name in enumerate(names, start=1) if not name), None)
+    if empty is not None:  # skipped, silently: a name lost, or no source at all where none says so
+        raise ConfigurationError(f"{what}: an empty name (name {empty} of {len(names)}): give ppdb, wordnet or "
+                                 "none, and none alone for no built-in source")
+    others = [name for name in names if name != "none"]
     if "none" in names and others:
         raise ConfigurationError(f"{what}: 'none' (no built-in source) given with {others[0]!r}: give 'none' "
                                  "alone, or the sources without it")
