@@ -5,4 +5,4 @@
 Not for feature checks: code never branches on it.
 """
 
-__version__ = "0.2.25"
+__version__ = "0.2.26"

@@ -172,7 +172,7 @@ def test_the_stop_word_list_is_named_where_it_changes_a_number(monkeypatch) -> N
     """The stop-word list comes from the NLTK data (`paralign download` fetches NLTK's current
     list, not the 127-word list of 2014): with 26 more words (d, ll, ..., won) evaluate-sts on 30
     STS 2013 headlines pairs gave Pearson 82.56 instead of 82.90 under one signature,
-    signal:sultan2014|aligner:sultan:default|sim:ppdb-1.0-xxxl-lexical|spacy:...|version:0.2.25."""
+    signal:sultan2014|aligner:sultan:default|sim:ppdb-1.0-xxxl-lexical|spacy:...|version:0.2.26."""
     from paralign import resources
     from paralign.metrics.paraeval import ParaEval
     from paralign.metrics.paraeval.configs import get_config

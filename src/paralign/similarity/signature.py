@@ -1,6 +1,6 @@
 """Signatures of similarity and paraphrase-identification scores, sacrebleu-style.
 
-``signal:sultan2014|aligner:sultan:default|sim:ppdb-1.0-xxxl-lexical|spacy:...|version:0.2.25``:
+``signal:sultan2014|aligner:sultan:default|sim:ppdb-1.0-xxxl-lexical|spacy:...|version:0.2.26``:
 every setting that changes a score, and nothing that does not (not the workers, the cluster or
 the device). Beside the aligner's parts (:mod:`paralign.aligners.signature`):
 

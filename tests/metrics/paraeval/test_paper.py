@@ -93,7 +93,7 @@ def test_signature_fields(figure4_table):
     digest = sig.split("#")[1].split("|")[0]
     assert len(digest) == 8
     assert sig == (f"nrefs:2|config:paper|res:fig4#{digest}|maxlen:3|minpara:2|case:lc|tok:13a|"
-                   "stop:skip|version:0.2.25")
+                   "stop:skip|version:0.2.26")
 
 
 def test_the_signature_names_the_package_version_that_paralign_version_prints():
