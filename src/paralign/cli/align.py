@@ -351,13 +351,13 @@ def numbered(path: str, n: int) -> str:
 
 
 def write_svg(args: argparse.Namespace, results: Sequence[Result],
-              refuse: Callable[[InputPair, str], None] | None = None) -> None:
+              refuse: Callable[[InputPair, str], None]) -> None:
     """svg: one picture per pair: to -o (stdout by default) for one pair, else FILE-N.svg; each
     carries the settings' signature as its ``<desc>``. A pair too large to draw
     (:func:`paralign.viz.svg.check_side`, as `lattice draw` refuses a lattice) is a usage error
     when it is the only one (the command line asks for a picture that cannot be drawn; text and
     json write its links); among several it is refused with why (`refuse`, from `run`:
-    :func:`_refusal`; without one, a usage error too), no file written for it, and the others
+    :func:`_refusal`), no file written for it, and the others
     are drawn. Before, a pair of 3,000 words a side was drawn 72,084 px wide."""
     from ..viz import AlignmentView, alignment_grid, alignment_lines, svg_file, with_description
 
@@ -370,7 +370,7 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result],
             picture = draw(AlignmentView(source.tokens, target.tokens, alignment),
                            title=f"{heading(pair)}: {' '.join(source.tokens)} / {' '.join(target.tokens)}")
         except ConfigurationError as too_large:
-            if len(results) == 1 or refuse is None:
+            if len(results) == 1:
                 raise
             refuse(pair, str(too_large))
             continue
@@ -378,17 +378,17 @@ def write_svg(args: argparse.Namespace, results: Sequence[Result],
             out.write(svg_file(with_description(picture, f"signature: {signature_of(args, pair)}")))
 
 
-def write_html(args: argparse.Namespace, results: Sequence[Result], draw: int | None = None) -> None:
+def write_html(args: argparse.Namespace, results: Sequence[Result]) -> None:
     """html: one self-contained page, the settings' signature under its title (one per signature,
     with its lines, where pairs sign apart: :func:`page_signatures`), a section per input pair:
-    its sentences and links, and the pictures of the first `draw` aligned pairs
+    its sentences and links, and the pictures of the first DRAWN aligned pairs
     (:data:`paralign.viz.html.DRAWN`, as `evaluate-aligner --report` draws its worst pairs'),
     the others a note in their place, said above the pairs too: every pair drawn, 2,000 pairs
     were a page of 24 MB that took 2.5 to 3 s to open in Chromium (10,000: about 120 MB)."""
     from ..viz import AlignmentView, alignment_section, error_section, page, signature_note
     from ..viz.html import drawn_only
 
-    draw = DRAWN if draw is None else draw
+    draw = DRAWN
     sections = []
     aligned = 0
     for pair, source, target, alignment in results:
@@ -412,8 +412,8 @@ NOT_DRAWN = ("the page draws the first pairs' pictures only (see above): --forma
              "every pair's (FILE-N.svg for input line N)")
 
 
-WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "svg": write_svg,
-           "html": write_html}
+#: The writer of each --format but svg, which `run` calls with its refusal of a pair too large to draw.
+WRITERS = {"text": write_lines, "json": write_lines, "pretty": write_pretty, "html": write_html}
 
 
 # Helpers shared with other commands moved; the old names work until 0.3, with a warning.
