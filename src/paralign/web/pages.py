@@ -55,7 +55,6 @@ from .models import (
 from .problems import (
     Choices,
     FieldsRefused,
-    count_message,
     describe,
     field_errors,
     not_a_field,
@@ -149,15 +148,13 @@ def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[st
     (`labels`: :data:`BATCH_LABELS`); a choice said as what this server offers (`choices`:
     :attr:`.engine.Engine.choices`); a textarea of too many or too few items said to have that
     many lines, which is what the user typed (it said items)."""
-    errors = field_errors(list(exc.errors()), model, choices)
+    errors = field_errors(list(exc.errors()), model, choices, in_lines=lines)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
             error["message"] = "is empty"
         if error["field"] == "body" and form is not None:
             error.update(_clash_on_page(form) or {})
-        if error["field"] in lines and found.get("type") in ("too_long", "too_short"):  # a box's items are its lines
-            error["message"] = count_message(found["type"], found.get("ctx") or {}, len(found.get("input") or ()), "line")
     for error in errors:
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):
