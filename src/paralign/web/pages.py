@@ -34,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..aligners.registry import ALIGNER_PRESETS, preset_clash
 from ..corpora.sentence_pairs import INPUT_FORMATS
+from ..corpora.sts import ALIGN_SIDES, SIMILARITY_SIDES
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
 from ..similarity import DEFAULT_SIGNAL
@@ -322,8 +323,9 @@ def align_page(request: Request) -> HTMLResponse:
 
 #: How the similarity page names a pair's sides, as the similarity commands and the batch page
 #: name them (``paralign similarity``: first and second sentence); the align page, as ``paralign
-#: align``, keeps source and target. The query's fields are the API's, source and target.
-SIMILARITY_LABELS = {"source": "first sentence", "target": "second sentence"}
+#: align``, keeps source and target. The query's fields are the API's, source and target
+#: (:data:`~paralign.corpora.sts.ALIGN_SIDES`), named by :data:`~paralign.corpora.sts.SIMILARITY_SIDES`.
+SIMILARITY_LABELS = {field: f"{side} sentence" for field, side in zip(ALIGN_SIDES, SIMILARITY_SIDES, strict=True)}
 
 
 @page_route("/similarity")
@@ -386,7 +388,7 @@ def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[s
 
 def _batch_context(request: Request) -> dict[str, Any]:
     return {"signals": list(api.engine_of(request).signals), "default_signal": DEFAULT_SIGNAL,
-            "input_formats": INPUT_FORMATS}
+            "input_formats": INPUT_FORMATS, "sides": tuple(SIMILARITY_LABELS.values())}
 
 
 @router.api_route("/similarity/batch", methods=["GET", "HEAD", "POST"], response_class=HTMLResponse)
