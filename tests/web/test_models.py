@@ -66,6 +66,16 @@ def test_messages_name_each_field() -> None:
     assert describe([]) == "invalid request"
 
 
+def test_a_list_field_a_page_reads_a_line_an_item_is_counted_in_lines() -> None:
+    """A page's box of one sentence a line (`in_lines`) is said to have that many lines, as the user
+    typed it; the API, sent a list, is told items (the page patched the message after the fact)."""
+    with pytest.raises(ValidationError) as caught:
+        LatticeRequest.model_validate({"sentences": ["a"] * 11})
+    assert field_errors(caught.value.errors())[0]["message"] == "has 11 items; it may have at most 10"
+    in_lines = field_errors(caught.value.errors(), in_lines={"sentences"})
+    assert in_lines == [{"field": "sentences", "message": "has 11 lines; it may have at most 10"}]
+
+
 def test_a_checks_message_has_no_pydantic_prefix() -> None:
     """'source: Value error, must contain a word' showed pydantic's error class to people."""
     with pytest.raises(ValidationError) as caught:

@@ -63,7 +63,7 @@ from ..errors import ConfigurationError, InputTypeError, counted
 from ..nlp import TextOrTokens, annotate_many
 from ..sentence import Sentence
 from .grid import alignment_grid
-from .html import isolated, signature_note, signed
+from .html import isolated, signed
 from .lattice import lattice_drawing, lattice_key
 from .lines import alignment_lines
 from .marks import AlignmentView, Confidences
@@ -428,8 +428,7 @@ def _meta_eval_html(result: MetaEvaluation) -> str:
         overview = _identified(lambda ident: el("div", *segment_overview(result, data, ident=ident).body), "segment")
         body += [el("p", el("strong", "segment level")), *(c for c in overview.children if isinstance(c, Element))]
     body += [_note(isolated(name), ": ", el("code", signature)) for name, signature in result.signatures.items()]
-    if result.signature:  # the meta-evaluation's own, last as in the text output
-        body.append(signature_note(result.signature))
+    body += signed(result.signature)  # the meta-evaluation's own, last as in the text output
     return _html(*body)
 
 

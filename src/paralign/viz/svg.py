@@ -17,13 +17,13 @@ or whole HTML pages (:mod:`.html`). No third-party drawing library and no system
 
 from __future__ import annotations
 
-import json
 import math
 import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
+from .. import textout
 from ..errors import ConfigurationError
 
 SVG_NS = "http://www.w3.org/2000/svg"
@@ -130,9 +130,10 @@ def json_text(value: object) -> str:
     """`value` as the JSON output writes it, NaN (n/a) and an infinity as ``null``: what a page's
     ``data-*`` attribute holding a figure says, so a reader or a filter meets n/a as the JSON's
     null, never as ``nan`` or ``Infinity`` (no JSON, JSON.parse throws, and no number to a page's
-    reader; an infinity was written ``Infinity``)."""
+    reader; an infinity was written ``Infinity``). Written by :func:`paralign.textout.json_text`,
+    how paralign writes JSON (the attribute's escaping makes it safe in the page)."""
     exact = None if isinstance(value, float) and not math.isfinite(value) else value
-    return json.dumps(exact, ensure_ascii=False)
+    return textout.json_text(exact)
 
 
 @dataclass(frozen=True, slots=True)

@@ -285,8 +285,7 @@ def _schema(app: FastAPI) -> dict[str, Any]:
         schema = get_openapi(title=app.title, version=app.version, description=app.description,
                              routes=app.routes)
         engine = app.state.engine
-        offered = {"aligner": engine.aligner_names, "preset": engine.presets, "config": engine.paraeval_configs,
-                   "signal": list(engine.signals)}
+        offered = {name: names for name, (names, _) in engine.choices.items()}
         for model in schema["components"]["schemas"].values():
             for name, choices in offered.items():
                 spec = model.get("properties", {}).get(name, {})

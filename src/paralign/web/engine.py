@@ -406,7 +406,7 @@ class Engine:
         `name` names the input in the notes, as the command names its file."""
         scorer = self.signals.get(signal)
         if scorer is None:
-            why = self.unavailable_signals.get(signal) or must_be(*self.choices["signal"])
+            why = self.unavailable_signals.get(signal) or must_be(list(self.signals), self.unavailable_signals)
             raise FieldsRefused([{"field": "signal", "message": why}])
         rows: list[Row] = []
         told: list[str] = []  # how a guessed layout was read (sentence_pairs.layout_note)

@@ -34,6 +34,7 @@ from starlette.concurrency import run_in_threadpool
 
 from ..aligners.registry import ALIGNER_PRESETS, preset_clash
 from ..corpora.sentence_pairs import INPUT_FORMATS
+from ..corpora.sts import ALIGN_SIDES, SIMILARITY_SIDES
 from ..errors import ParalignError, counted
 from ..metrics.paraeval import Config, GradedExplanation
 from ..similarity import DEFAULT_SIGNAL
@@ -55,7 +56,6 @@ from .models import (
 from .problems import (
     Choices,
     FieldsRefused,
-    count_message,
     describe,
     field_errors,
     not_a_field,
@@ -149,15 +149,13 @@ def _page_errors(exc: ValidationError, model: type[BaseModel], lines: Mapping[st
     (`labels`: :data:`BATCH_LABELS`); a choice said as what this server offers (`choices`:
     :attr:`.engine.Engine.choices`); a textarea of too many or too few items said to have that
     many lines, which is what the user typed (it said items)."""
-    errors = field_errors(list(exc.errors()), model, choices)
+    errors = field_errors(list(exc.errors()), model, choices, in_lines=lines)
     empty = set(sent_empty)
     for error, found in zip(errors, exc.errors(), strict=True):
         if found.get("type") == "missing" and error["field"] in empty:
             error["message"] = "is empty"
         if error["field"] == "body" and form is not None:
             error.update(_clash_on_page(form) or {})
-        if error["field"] in lines and found.get("type") in ("too_long", "too_short"):  # a box's items are its lines
-            error["message"] = count_message(found["type"], found.get("ctx") or {}, len(found.get("input") or ()), "line")
     for error in errors:
         name, _, index = error["field"].partition(".")
         if name in lines and index.isdigit() and int(index) < len(lines[name]):
@@ -325,8 +323,9 @@ def align_page(request: Request) -> HTMLResponse:
 
 #: How the similarity page names a pair's sides, as the similarity commands and the batch page
 #: name them (``paralign similarity``: first and second sentence); the align page, as ``paralign
-#: align``, keeps source and target. The query's fields are the API's, source and target.
-SIMILARITY_LABELS = {"source": "first sentence", "target": "second sentence"}
+#: align``, keeps source and target. The query's fields are the API's, source and target
+#: (:data:`~paralign.corpora.sts.ALIGN_SIDES`), named by :data:`~paralign.corpora.sts.SIMILARITY_SIDES`.
+SIMILARITY_LABELS = {field: f"{side} sentence" for field, side in zip(ALIGN_SIDES, SIMILARITY_SIDES, strict=True)}
 
 
 @page_route("/similarity")
@@ -389,7 +388,7 @@ def _batch_answer(request: Request, form: dict[str, str], sent_empty: Iterable[s
 
 def _batch_context(request: Request) -> dict[str, Any]:
     return {"signals": list(api.engine_of(request).signals), "default_signal": DEFAULT_SIGNAL,
-            "input_formats": INPUT_FORMATS}
+            "input_formats": INPUT_FORMATS, "sides": tuple(SIMILARITY_LABELS.values())}
 
 
 @router.api_route("/similarity/batch", methods=["GET", "HEAD", "POST"], response_class=HTMLResponse)

@@ -12,7 +12,7 @@ Not for: the rules themselves (:mod:`.models`) or the routes that answer (:mod:`
 from __future__ import annotations
 
 import types
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Annotated, Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, Field
@@ -167,13 +167,15 @@ def _our_words(kind: str, error: Mapping[str, Any], model: type[BaseModel] | Non
     return None
 
 
-def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None, choices: Choices | None = None) -> str:
+def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None, choices: Choices | None = None,
+             unit: str = "item") -> str:
     """One error's message for people. A body that is not JSON (FastAPI passes the raw bytes on
     when the content type is not JSON), JSON that does not parse (whose ``loc`` is a character
     position, not a field) and a body of the wrong JSON type are said as such; a field missing,
     unknown, of the wrong type or out of range is said in the project's words, with what the
     field takes (from `model`, the request's model, when known: :func:`takes`); a check's
-    ``ValueError`` loses pydantic's ``Value error, `` prefix."""
+    ``ValueError`` loses pydantic's ``Value error, `` prefix; a list of too many or too few
+    items counts them in `unit` (:func:`count_message`)."""
     kind, loc, message = error.get("type"), tuple(error.get("loc", ())), str(error.get("msg", "invalid"))
     if kind == "json_invalid":
         at = f" at character {loc[-1]}" if len(loc) > 1 else ""
@@ -190,7 +192,7 @@ def _message(error: Mapping[str, Any], model: type[BaseModel] | None = None, cho
         return (f"{'a field name contains' if loc == ('body',) else 'contains'} {lone}, which cannot be shown "
                 "(control characters and lone surrogates are refused)")
     if kind in ("too_long", "too_short") and isinstance(error.get("input"), list):  # pydantic: "List should
-        return count_message(kind, error.get("ctx") or {}, len(error["input"]))  # have ... after validation"
+        return count_message(kind, error.get("ctx") or {}, len(error["input"]), unit)  # have ... after validation"
     ours = _our_words(str(kind), error, model, choices) if loc != ("body",) else None
     return ours if ours is not None else message.removeprefix("Value error, ")
 
@@ -205,15 +207,18 @@ def count_message(kind: str, ctx: Mapping[str, Any], count: int, unit: str = "it
 
 
 def field_errors(errors: Iterable[Mapping[str, Any]], model: type[BaseModel] | None = None,
-                 choices: Choices | None = None) -> list[dict[str, str]]:
+                 choices: Choices | None = None, in_lines: Collection[str] = ()) -> list[dict[str, str]]:
     """Pydantic's errors as (field, message) records (the input itself is not echoed back), in
     the project's words, saying what each field of `model` (the request's, when known) takes, a
-    choice what this server offers (`choices`: :attr:`.engine.Engine.choices`)."""
+    choice what this server offers (`choices`: :attr:`.engine.Engine.choices`); a list field named
+    in `in_lines` (a page's box of one item a line) counted in lines, as the user typed it, not items."""
     out = []
     for error in errors:
         loc = error.get("loc", ())
         parts = [] if error.get("type") == "json_invalid" else [p for p in loc if p != "body"]
-        out.append({"field": ".".join(str(part) for part in parts) or "body", "message": _message(error, model, choices)})
+        field = ".".join(str(part) for part in parts) or "body"
+        unit = "line" if field in in_lines else "item"
+        out.append({"field": field, "message": _message(error, model, choices, unit)})
     return out
 
 

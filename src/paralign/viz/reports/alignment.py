@@ -61,9 +61,10 @@ def _classes(counts: Mapping[str, int]) -> list[str]:
     return classes or ["perfect"]
 
 
-def pair_section(pair: PairResult, links: str = "sure", draw: bool = True) -> Section:
+def pair_section(pair: PairResult, links: str = "sure", *, not_drawn_why: str | None = None) -> Section:
     """One pair: its scores, sentences, system and gold links, and its grid against gold (with
-    `draw` false, a note saying it is not drawn in its place)."""
+    `not_drawn_why`, a :func:`.html.not_drawn` note saying it in the grid's place, as
+    :func:`.html.alignment_section` takes it)."""
     gold = pair.gold
     view = AlignmentView(gold.source, gold.target, pair.system, gold.alignment, links)
     counts = status_counts(view.marks)
@@ -77,8 +78,7 @@ def pair_section(pair: PairResult, links: str = "sure", draw: bool = True) -> Se
         sentences(gold.source, gold.target),
         el("p", "system: ", el("code", pair.system.to_pharaoh() or "(none)")),
         el("p", "gold: ", el("code", gold.alignment.to_pharaoh() or "(none)")),
-        drawn(alignment_grid, view, f"{ident}-grid") if draw else
-        not_drawn("grid", "the report draws the worst pairs' grids only (see above)"),
+        drawn(alignment_grid, view, f"{ident}-grid") if not_drawn_why is None else not_drawn("grid", not_drawn_why),
     )
     attrs = (("class", " ".join(["pair", *_classes(counts)])), ("data-position", str(pair.position)),
              ("data-id", gold.id), ("data-f1", json_text(c.f1)), ("data-missed", str(counts["missed"])),
@@ -92,7 +92,9 @@ def alignment_report(result: Mapping, pairs: Sequence[PairResult], *, title: str
     section per pair of `pairs`, worst first, under the error-type filter; the first `draw`
     with their grids."""
     links = str(result.get("links", "sure"))
-    sections = [pair_section(p, links, k < draw) for k, p in enumerate(worst_first(pairs))]
+    undrawn = "the report draws the worst pairs' grids only (see above)"
+    sections = [pair_section(p, links, not_drawn_why=None if k < draw else undrawn)
+                for k, p in enumerate(worst_first(pairs))]
     shown = {value: cls for value, _, cls in FILTERS if cls}
     counts = [(value, label, sum(1 for s in sections if cls is None or cls in dict(s.attrs)["class"].split()))
               for value, label, cls in FILTERS]

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from ...errors import counted
 from ...metrics import least_squares
-from ..html import Section, figure, page, signature_note
+from ..html import Section, figure, page, signed
 from ..intervals import Interval, interval_plot
 from ..scatter import Point, scatter
 from ..svg import Element, el, json_text
@@ -147,12 +147,12 @@ def meta_eval_report(result: MetaEvaluation, *, title: str | None = None) -> str
     """The page: its signature under the title, the setting (pair, references, systems,
     resamples) and each metric's signature, then a section per metric."""
     data = result.to_dict()
-    intro: list[Element] = [el("p", f"{result.pair}, references {'+'.join(result.refs)}: "
-                                    f"{counted(len(result.systems), 'system')}, "
-                                    f"{counted(result.n_resamples, 'bootstrap resample')} (seed {result.seed}); intervals are 95% percentile "
-                                    "intervals", class_="note")]
-    if result.signature:  # the meta-evaluation's own (pair, refs, level, human scores, texts, bs, seed)
-        intro.insert(0, signature_note(result.signature))
+    intro: list[Element] = [
+        *signed(result.signature),  # the meta-evaluation's own (pair, refs, level, human scores, texts, bs, seed)
+        el("p", f"{result.pair}, references {'+'.join(result.refs)}: "
+                f"{counted(len(result.systems), 'system')}, "
+                f"{counted(result.n_resamples, 'bootstrap resample')} (seed {result.seed}); intervals are 95% percentile "
+                "intervals", class_="note")]
     for name, signature in result.signatures.items():
         intro.append(el("p", f"{name}: ", el("code", signature), class_="note"))
     intro += [el("p", f"{label}: {', '.join(names)}", class_="note") for label, names in result.left_out]

@@ -71,11 +71,14 @@ def pairs_table(scored: Sequence[tuple[StsPair, float]]) -> Element:
               el("table", *rows, class_="scores pairs"))
 
 
-def file_scatter(result: StsFileResult, name: str, ident: str) -> tuple[Element, tuple[float, float] | None]:
+def file_scatter(result: StsFileResult, name: str, ident: str,
+                 scored: Sequence[tuple[StsPair, float]] | None = None) -> tuple[Element, tuple[float, float] | None]:
     """A file's scatter (`name` as the command shows it, `ident` its id): each scored pair's system
     score against its gold, a pair's line and sentences in its dot's tooltip, and the
-    least-squares line, which it gives too (None when no line fits)."""
-    points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored_pairs(result)]
+    least-squares line, which it gives too (None when no line fits). `scored` is
+    :func:`~paralign.similarity.sts.scored_pairs` of `result` when the caller has it already."""
+    scored = scored_pairs(result) if scored is None else scored
+    points = [Point(p.score, s, f"line {p.line}: {p.sentence1} / {p.sentence2}") for p, s in scored]
     line = least_squares([p.x for p in points], [p.y for p in points])
     return scatter(points, x_label="gold score", y_label=f"system score ({result.evaluation.signal})",
                    title=f"{name}: system score against gold", ident=ident, line=line,
@@ -88,11 +91,12 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
     key, shown = f"sets.{index}", data["sets"][index]  # names as the command shows them
     scores = score_table(data, correlation_rows(f"{key}."))
     body: tuple[Element, ...]
-    if not scored_pairs(result):  # every row skipped or failed: no empty axes, no table of nothing
+    scored = scored_pairs(result)  # once: the scatter and the table of pairs take it
+    if not scored:  # every row skipped or failed: no empty axes, no table of nothing
         body = (scores, el("p", "no pair of this file was scored: nothing to plot or list (rows skipped and "
                                 "pairs failed are counted above)", class_="note"))
     else:
-        plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter")
+        plot, line = file_scatter(result, shown["name"], f"set-{index + 1}-scatter", scored)
         errors = largest_errors(result, count, line)  # fewer than `count` in a small file
         body = (
             scores,
@@ -100,7 +104,7 @@ def file_section(result: StsFileResult, data: Mapping, index: int, count: int = 
             el("h3", f"largest errors (the {counted(len(errors), 'pair')} farthest from the line)" if errors
                else "largest errors: none (no line fits these scores)"),
             *([_errors_table(errors)] if errors else []),  # none: no table of column names alone
-            pairs_table(scored_pairs(result)),
+            pairs_table(scored),
         )
     # the name and the path each isolated: an RLO in a file's name reversed "(", the path and ")";
     # the path only when it says more than the name ("mine.csv (mine.csv)")

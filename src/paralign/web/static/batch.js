@@ -151,13 +151,15 @@
       if (chosen.size > most) throw new Error(`it has ${shown(chosen.size)}, over the ${shown(most)} a batch may take`);
       const bytes = await bytesOf(chosen);
       if (bytes.byteLength > most) throw new Error(`it unpacks to ${shown(bytes.byteLength)}, over the ${shown(most)} a batch may take`);
-      const bad = notUtf8Lines(bytes);
-      if (bad.length) {
+      let text;
+      try {  // one decode for a good file; only a bad one is walked line by line to name its lines
+        text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+      } catch (error) {
+        const bad = notUtf8Lines(bytes);
         const which = bad.length === 1 ? `line ${bad[0]} is` : `${bad.length} lines are (the first: line ${bad[0]})`;
         throw refused(`${which} not UTF-8 text: re-encode it as UTF-8 and choose it again (paralign similarity ` +
           `--pairs FILE scores its other lines and reports ${bad.length === 1 ? "that one" : "those"} in place)`);
       }
-      const text = new TextDecoder("utf-8").decode(bytes);
       box.value = text;
       name.value = chosen.name;
       note.textContent = `${chosen.name} read into the box (${shown(bytes.byteLength)}): press Score`;
