@@ -188,11 +188,7 @@ def _no_last_collection() -> None:
     took 1.4 to 2.6 s of CPU on a loaded machine, most of the time SIGTERM or Ctrl-C took to
     end `align --workers 2` once its work had stopped. Results and ``-o`` files are closed
     before this (an interrupted ``-o`` is removed), and the other exit handlers (atexit's,
-    ``weakref.finalize``'s) still run."""
-    if not _FREEZE_AT_EXIT:
-        _FREEZE_AT_EXIT.append(True)
-        atexit.register(gc.freeze)
-
-
-#: Whether :func:`_no_last_collection` has registered its exit handler (once a process).
-_FREEZE_AT_EXIT: list[bool] = []
+    ``weakref.finalize``'s) still run. Registered once a process however often it is called
+    (unregistered first)."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)
