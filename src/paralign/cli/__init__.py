@@ -97,9 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     characters and bidi controls in what it quotes are written as escapes."""
     argv = values_joined(sys.argv[1:] if argv is None else argv)  # ``--table -:0.5`` read as ``--table=-:0.5``
     command = _command_named(argv)
-    parser = build_parser(command) if module_of(command) is not None else listing_parser()
+    known = module_of(command) is not None
+    parser = build_parser(command) if known else listing_parser()
     args, unknown = parser.parse_known_args(argv)
-    if module_of(command) is None and args.command is not None:  # after an option: `paralign --bad align`
+    if not known and args.command is not None:  # after an option: `paralign --bad align`
         parser = build_parser(args.command)
         args, unknown = parser.parse_known_args(argv)
     if unknown:  # the command's own usage, not the top-level one that says nothing of its options
