@@ -87,3 +87,17 @@ def test_a_resource_name_is_checked_before_anything_is_read_naming_the_option(tm
             else ["meta-eval", "--pair", "de-en", "--metrics", "paraeval"])
     assert main([*argv, "--resources", resources]) == 2
     assert capsys.readouterr().err == f"paralign {command}: error: argument --resources: {said}\n"
+
+
+def test_resources_checked_before_the_data_loads_are_not_checked_again(monkeypatch):
+    """`resource_names` checks --resources before any data loads; `paraeval_sources` builds their
+    sources after without checking them a second time (`build_sources` checked them again)."""
+    import paralign.metrics.paraeval.paper as paper
+    from paralign.cli._table_options import paraeval_sources, resource_names
+
+    names = resource_names("none")
+    checks = []
+    monkeypatch.setattr(paper, "check_resource_names", lambda *args: checks.append(args) or list(args[0]))
+    with ExitStack() as stack:
+        assert paraeval_sources(stack, "default", names, [], None) == []
+    assert checks == []

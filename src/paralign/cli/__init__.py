@@ -97,9 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     characters and bidi controls in what it quotes are written as escapes."""
     argv = values_joined(sys.argv[1:] if argv is None else argv)  # ``--table -:0.5`` read as ``--table=-:0.5``
     command = _command_named(argv)
-    parser = build_parser(command) if module_of(command) is not None else listing_parser()
+    known = module_of(command) is not None
+    parser = build_parser(command) if known else listing_parser()
     args, unknown = parser.parse_known_args(argv)
-    if module_of(command) is None and args.command is not None:  # after an option: `paralign --bad align`
+    if not known and args.command is not None:  # after an option: `paralign --bad align`
         parser = build_parser(args.command)
         args, unknown = parser.parse_known_args(argv)
     if unknown:  # the command's own usage, not the top-level one that says nothing of its options
@@ -188,11 +189,7 @@ def _no_last_collection() -> None:
     took 1.4 to 2.6 s of CPU on a loaded machine, most of the time SIGTERM or Ctrl-C took to
     end `align --workers 2` once its work had stopped. Results and ``-o`` files are closed
     before this (an interrupted ``-o`` is removed), and the other exit handlers (atexit's,
-    ``weakref.finalize``'s) still run."""
-    if not _FREEZE_AT_EXIT:
-        _FREEZE_AT_EXIT.append(True)
-        atexit.register(gc.freeze)
-
-
-#: Whether :func:`_no_last_collection` has registered its exit handler (once a process).
-_FREEZE_AT_EXIT: list[bool] = []
+    ``weakref.finalize``'s) still run. Registered once a process however often it is called
+    (unregistered first)."""
+    atexit.unregister(gc.freeze)
+    atexit.register(gc.freeze)

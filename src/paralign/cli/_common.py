@@ -589,8 +589,10 @@ def stdin_given_once(named: Sequence[str]) -> None:
     if len(named) <= 1:
         return
     counts = {name: named.count(name) for name in named}  # in their first places
-    times = {2: "twice"}
-    told = [name + ("" if count == 1 else f" {times.get(count, f'{count} times')}") for name, count in counts.items()]
-    given = (f"to {told[0]}" if len(told) == 1
-             else f"{times.get(len(named), f'{len(named)} times')}: to {', '.join(told[:-1])} and {told[-1]}")
+
+    def times(n: int) -> str:  # how often: "twice", "3 times"
+        return "twice" if n == 2 else f"{n} times"
+
+    told = [name + ("" if count == 1 else f" {times(count)}") for name, count in counts.items()]
+    given = f"to {told[0]}" if len(told) == 1 else f"{times(len(named))}: to {', '.join(told[:-1])} and {told[-1]}"
     raise ConfigurationError(f"stdin can be read only once, but '-' is given {given}")

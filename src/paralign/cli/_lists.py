@@ -1,6 +1,7 @@
-"""The one reading of an option's comma-separated list (the ``LIST`` placeholder: `paraeval`'s and
-`meta-eval`'s `--resources`, `meta-eval`'s `--metrics` and `--refs`): its items, each stripped of
-white space, and a usage error naming the option and the item for an empty one.
+"""The one reading of an option's comma-separated list (the ``LIST`` placeholder: `paraeval`'s,
+`meta-eval`'s and `serve`'s `--resources`, `meta-eval`'s `--metrics` and `--refs`, `tune-aligner`'s
+`--ppdb-grid` and `--w-grid`): its items, each stripped of white space, and a usage error naming the
+option and the item for an empty one.
 
 Why: each read its list its own way. ``--resources ppdb,,wordnet`` and ``--metrics bleu,,chrf``
 dropped the empty item silently (a name lost in an edit, ``ppdb,$EXTRA`` with nothing in it),
@@ -8,7 +9,8 @@ dropped the empty item silently (a name lost in an edit, ``ppdb,$EXTRA`` with no
 ``--refs A,`` was ``no reference set ''``.
 
 Not for: what the items may be (each option checks its names: :func:`paralign.metrics.paraeval.build_sources`,
-``meta-eval``'s :func:`~paralign.cli.meta_eval.metric_names`).
+``meta-eval``'s :func:`~paralign.cli.meta_eval.metric_names`, ``tune-aligner``'s
+:func:`~paralign.cli.tune_aligner.grid_values`).
 """
 
 from __future__ import annotations

@@ -133,11 +133,12 @@ def paraeval_sources(stack: ExitStack, config: str, resources: list[str] | None,
     config's), then each --table (`tables`, as typed; stdin read once: :func:`table_specs`), each table
     of no paraphrase named in a warning (:func:`warn_empty_tables`), by the spec it was loaded from.
     What :func:`paralign.metrics.paraeval.scoring.scorer` builds from the same names, for its
-    ``sources``; read the tables before `stack` closes."""
+    ``sources``; read the tables before `stack` closes. `resources` as :func:`resource_names` gives
+    them, checked: not checked again."""
     from ..metrics.paraeval.configs import get_config
-    from ..metrics.paraeval.paper import build_sources
+    from ..metrics.paraeval.paper import build_sources, built_in_sources
 
-    built = build_sources(get_config(config).resources if resources is None else resources, (), progress)
+    built = build_sources(get_config(config).resources) if resources is None else built_in_sources(resources)
     loaded = load_tables(stack, tables, progress)
     warn_empty_tables(tables, loaded)
     return [*built, *(loaded[spec] for spec in tables)]

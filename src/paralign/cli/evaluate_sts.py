@@ -61,9 +61,9 @@ def render(result: dict) -> str:
     if len(result["sets"]) > 1:
         rows.append(("weighted mean", result))
     kinds = ("pearson", "spearman")
-    shown = {k: [_interval(row.get(f"{k}_interval")) for _, row in rows] if wide else [""] * len(rows) for k in kinds}
-    # an interval column as wide as its widest interval (``[-100.00, 100.00]``), 15 at least
-    widths = {k: max([15, *map(len, shown[k])]) for k in kinds}
+    # wide only: an interval column as wide as its widest interval (``[-100.00, 100.00]``), 15 at least
+    shown = {k: [_interval(row.get(f"{k}_interval")) for _, row in rows] for k in kinds} if wide else {}
+    widths = {k: max([15, *map(len, shown[k])]) for k in kinds} if wide else {}
     head = " ".join(f"{k:>8}" + (f"  {'95% interval':<{widths[k]}}" if wide else "") for k in kinds)
     lines = [f"{'set':<28} {'pairs':>6} {head} {'skipped':>7}"]
     for k, (name, row) in enumerate(rows):

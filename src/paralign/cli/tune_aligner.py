@@ -15,19 +15,18 @@ from ._lists import comma_list
 from ._metavars import LIST
 
 
-def grid_values(option: str, text: str | None) -> tuple[tuple[float, ...], list[str]]:
+def grid_values(option: str, text: str | None) -> tuple[float, ...]:
     """The values of a grid option (`option`: ``--ppdb-grid``; None: not given, the paper's
-    :data:`GRID`) and a warning for each value given again: its items read by :func:`comma_list`
+    :data:`GRID`), warning of each value given again as it reads it: its items read by :func:`comma_list`
     (an empty item, ``,0.5``, or none, a usage error naming the option and the item: they were
     skipped silently), each a number in (0, 1] (else a usage error naming the item). A value given
     again (``0.9,0.9``, ``0.5,0.50``) is dropped, tried once (``tune_aligner`` would try it once
     too), with a warning naming both items: a repeat is wasted work, not a setting of its own, so
     the search goes on (``--refs A,A``, whose repeat would change the scores, is refused)."""
     if text is None:
-        return GRID, []
+        return GRID
     items = comma_list(option, text, "0.5,0.9")
     values: dict[float, int] = {}  # each value: the item that first gave it
-    warnings = []
     for k, item in enumerate(items, start=1):
         try:
             value = float(item)
@@ -38,10 +37,10 @@ def grid_values(option: str, text: str | None) -> tuple[tuple[float, ...], list[
                                      "(0, 1]: give each grid value as one, e.g. 0.5,0.9")
         if value in values:
             first = values[value]
-            warnings.append(f"{option}: item {k}, {item}, repeats item {first}, {items[first - 1]}: tried once")
+            warn(f"{option}: item {k}, {item}, repeats item {first}, {items[first - 1]}: tried once")
         else:
             values[value] = k
-    return tuple(values), warnings
+    return tuple(values)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -106,10 +105,8 @@ def _render(result: TuneResult) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    (ppdb_grid, ppdb_repeats), (w_grid, w_repeats) = (grid_values("--ppdb-grid", args.ppdb_grid),
-                                                      grid_values("--w-grid", args.w_grid))  # before anything loads
-    for repeat in ppdb_repeats + w_repeats:
-        warn(repeat)
+    ppdb_grid = grid_values("--ppdb-grid", args.ppdb_grid)  # before anything loads
+    w_grid = grid_values("--w-grid", args.w_grid)
     aligner = loaded_aligner(args)
     if isinstance(aligner, ExactAligner):  # before the test-split warning and the gold's annotation
         raise ConfigurationError("--aligner exact has nothing to tune: the exact-match baseline has no "

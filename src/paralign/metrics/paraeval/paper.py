@@ -485,10 +485,17 @@ def build_sources(
     built-in source, alone: beside a source's name (``--resources none,ppdb``) a ConfigurationError,
     which of the two was meant unknown (it was ppdb, silently); so is an empty name (it was skipped,
     silently: a name lost, or ``("",)`` no source at all)."""
-    names = check_resource_names(resources)
-    out = [_cached_source(name) for name in names if name != "none"]
+    out = built_in_sources(check_resource_names(resources))
     out.extend(load_source(spec, progress=progress) for spec in tables)
     return out
+
+
+def built_in_sources(names: Iterable[str]) -> list[ParaphraseSource]:
+    """The built-in sources `names` name, as :func:`check_resource_names` returns them (``none``:
+    none), each loaded once a process, the names not checked again: :func:`build_sources`' first
+    half, and a command's, which checks the names before its data loads (`paralign.cli`'s
+    ``resource_names``) and builds their sources after."""
+    return [_cached_source(name) for name in names if name != "none"]
 
 
 def check_resource_names(resources: Iterable[str], what: str = "resources") -> list[str]:
