@@ -310,7 +310,8 @@ def evaluate_sts_files(
                                   encoder=encoder, device=device)
                  if train else default_model())
         sig: Signal = HybridSignal(model, encoder=encoder, device=device)
-        check_signals_encoder([sig], encoder, device)  # before any pair is scored (a fit checked its candidates' first)
+        if not train:  # a fit checked its whole candidate pool's encoder, before its first alignment
+            check_signals_encoder([sig], encoder, device)  # before any pair is scored
     elif train:
         raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")
     else:
