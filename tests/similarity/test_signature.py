@@ -263,3 +263,23 @@ def test_a_signal_of_the_callers_own_named_as_a_built_in_is_refused() -> None:
     assert parts(similarity_signature(Mine("mine"), exact))["signal"] == "mine"
     fitted = make_signal("idf", idf=IdfTable(2, {"cat": 1, "dog": 2}))
     assert parts(similarity_signature([make_signal("numbers"), fitted], exact))["signal"] == "numbers+idf"
+
+
+def test_checked_signal_makes_a_named_signal_and_checks_its_encoder_first(monkeypatch) -> None:
+    """checked_signal, the one making of a named signal for evaluate-sts and evaluate-paraphrase:
+    a neural signal by name has its encoder checked (here, as without the neural extra) before
+    it is returned; a lexical one is made; a Signal object is kept as given, unchecked (it keeps
+    its own encoder)."""
+    from paralign.errors import ExtraMissingError
+    from paralign.neural import encoder
+    from paralign.similarity.signature import checked_signal
+
+    def missing():
+        raise ExtraMissingError("the contextual encoder", missing="torch")
+
+    monkeypatch.setattr(encoder, "_require", missing)
+    with pytest.raises(ExtraMissingError, match="neural"):
+        checked_signal("embedding", None, "auto")
+    assert checked_signal("sultan2014", None, "auto").name == "sultan2014"
+    given = make_signal("sultan2015")
+    assert checked_signal(given, None, "auto") is given

@@ -168,3 +168,25 @@ def test_a_neural_signal_s_gpu_is_checked_before_any_pair_is_aligned(tmp_path, m
         monkeypatch.setattr(importlib.import_module(module), "align_pairs", align_pairs)
     with pytest.raises(ConfigurationError, match="^device cuda asked for, but torch sees no CUDA device"):
         evaluate_sts_files([path], signal=signal, train=[path] if train else (), device="cuda")
+
+
+def test_a_fitted_hybrid_s_encoder_is_checked_once_by_its_fit_not_again_after_it(tmp_path, monkeypatch) -> None:
+    """evaluate_sts_files(signal="hybrid", train=...) checked the encoder of the fitted blend
+    again once every training pair was aligned, though the fit had checked its whole candidate
+    pool's (a superset of the blend's) before aligning any."""
+    from paralign.aligners.registry import get_aligner
+    from paralign.similarity import hybrid, sts
+
+    path = tmp_path / "sts.tsv"
+    words = ["man", "dog", "cat", "girl", "boy", "bird"]
+    rows = [f"{(k * 7) % 6}\tThe {words[k % 6]} saw {k} red cars.\tThe {words[(k * 7) % 6]} saw {k} red cars.\n"
+            for k in range(18)]  # a fit wants 15 pairs at least
+    path.write_text("".join(rows), encoding="utf-8")
+    checked = []
+    monkeypatch.setattr(sts, "check_signals_encoder", lambda signals, encoder, device: checked.append(signals))
+    fit = hybrid.fit_hybrid_files  # a lexical pool: no encoder to load in a test
+    monkeypatch.setattr(sts, "fit_hybrid_files",
+                        lambda paths, **options: fit(paths, signals=("sultan2014", "numbers"), aligner=options["aligner"]))
+    exact = get_aligner("exact")
+    assert sts.evaluate_sts_files([path], signal="hybrid", train=[path], aligner=exact).model is not None
+    assert checked == []  # the shipped blend's check, with no fit: the GPU test above

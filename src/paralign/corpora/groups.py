@@ -148,13 +148,14 @@ def refuse_pair_files(path: str | Path) -> None:
     are no paraphrases (MSRP's label 0, STS's low scores) were paraphrase groups. So is a TSV
     paraphrase table told by its header or record (``lattice paraphrases``' output given back as
     its --groups: a table of ``# phrase`` -> ``paraphrase`` and ``"`` -> ``1.0``, exit 0)."""
+    from ..paraphrase_table import TSV_HEADER
     from .sts import is_msrp_header, most_rows_msrp, parse_score
 
     with open_text(path) as handle:
         rows = [fields for _, fields in itertools.islice(_field_lines(handle), PAIR_FILE_SAMPLE)]
     if not rows:
         return
-    if rows[0][:2] == ["# phrase", "paraphrase"] or any(row[0].startswith(METADATA_LINE) for row in rows[:3]):
+    if rows[0][:2] == TSV_HEADER.rstrip("\n").split("\t")[:2] or any(row[0].startswith(METADATA_LINE) for row in rows[:3]):
         raise FormatError(
             "a paraphrase table (its '# phrase TAB paraphrase ...' header, or the '# paralign:' record of one "
             "paralign wrote), not a groups file: its header, phrases, paraphrases and scores would be sentences; "

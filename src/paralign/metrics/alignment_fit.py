@@ -100,7 +100,7 @@ def system_possible_warnings(kept: Sequence[tuple[Alignment, Alignment]], links:
     itself read P 87.7 under sure with nothing said why."""
     if links != "sure":
         return ()
-    wrong = sum(len(s.possible_only & (g.possible - g.sure)) for g, s in kept)
+    wrong = sum(len(s.possible_only & g.possible_only) for g, s in kept)
     if not wrong:
         return ()
     possible = sum(len(s.possible_only) for _, s in kept)

@@ -187,7 +187,7 @@ class LogisticModel:
         x = np.asarray([rows[k] for k in present], dtype=float)
         if x.shape[1] != len(self.weights):
             raise MismatchError(f"expected {len(self.weights)} features, got {x.shape[1]}")
-        logits = self.intercept + ((x - np.asarray(self.means)) / np.asarray(self.scales)) @ np.asarray(self.weights)
+        logits = self.intercept + self._standardised(x) @ np.asarray(self.weights)
         for k, value in zip(present, 1.0 / (1.0 + np.exp(-np.clip(logits, -700, 700))), strict=True):
             out[k] = float(value)
         return out
@@ -201,12 +201,19 @@ class LogisticModel:
         import numpy as np
 
         x = np.asarray([row for row in rows if row is not None], dtype=float).reshape(-1, len(self.means))
-        z = np.abs((x - np.asarray(self.means)) / np.asarray(self.scales))
+        z = np.abs(self._standardised(x))
         far = z > FAR_OUTSIDE
         if not far.any():
             return 0, "", 0.0
         column = int(far.sum(axis=0).argmax())
         return int(far.any(axis=1).sum()), self.features[column], float(z[:, column].max())
+
+    def _standardised(self, x: Any) -> Any:
+        """`x` (an array of feature rows) in training standard deviations from the training
+        means: what the weights multiply (:meth:`probabilities`) and what :meth:`far_outside` measures."""
+        import numpy as np
+
+        return (x - np.asarray(self.means)) / np.asarray(self.scales)
 
     def to_dict(self) -> dict:
         """A JSON-ready record of the fitted model (read back by :meth:`from_dict`)."""

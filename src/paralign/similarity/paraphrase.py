@@ -29,7 +29,7 @@ from ..errors import (
     listed,
 )
 from ..nlp import Annotator
-from .contextual import check_run_encoder, encoder_options
+from .contextual import check_run_encoder
 from .features import (
     CROSS_ENCODER_SETS,
     DEFAULT_FEATURE_SET,
@@ -54,8 +54,8 @@ from .paraphrase_features import blend_cross_encoder as blend_cross_encoder
 from .paraphrase_features import evaluate_feature_rows as evaluate_feature_rows
 from .paraphrase_features import features_evaluation as features_evaluation
 from .scores import given_sides, parses_nothing, score_aligned, training_sentences
-from .signals import DEFAULT_SIGNAL, Signal, fit_signal, make_signal, needs_fit
-from .signature import check_signals_encoder, paraphrase_signature, training_id
+from .signals import DEFAULT_SIGNAL, Signal, fit_signal, needs_fit
+from .signature import checked_signal, paraphrase_signature, training_id
 from .split_notes import repeated_ids_note as repeated_ids_note
 from .split_notes import split_notes as split_notes
 from .thresholds import DEFAULT_THRESHOLD_RULE, check_rule
@@ -228,18 +228,10 @@ def _neural_parts_checked(classifier: str, signal: str | Signal | None, feature_
     --device was still told there). A Signal object keeps its own encoder."""
     if classifier != "features":
         wanted = DEFAULT_SIGNAL if signal is None else signal
-        made = _named_signal(wanted, encoder, device)
-        if isinstance(wanted, str):  # a Signal object keeps its own encoder
-            check_signals_encoder([made], encoder, device)
-        return made
+        return checked_signal(wanted, encoder, device)
     if cross_encoder or uses_encoder(named_feature_set(feature_set or DEFAULT_FEATURE_SET)):
         check_run_encoder(encoder, device)
     return None
-
-
-def _named_signal(signal: str | Signal, encoder: str | None, device: str) -> Signal:
-    """`signal`, made on the encoder `encoder` on `device` when given by name and neural."""
-    return make_signal(signal, **(encoder_options(signal, encoder, device) if isinstance(signal, str) else {}))
 
 
 def signal_evaluation(

@@ -72,15 +72,15 @@ def features_evaluation(
     return replace(result, notes=(*result.notes, note)) if note else result, train_failures, test_failures
 
 
-def far_outside_note(model: LogisticModel, rows: Sequence[Sequence[float] | None], what: str = "test pairs") -> str | None:
-    """A note counting the `rows` (`what`) far outside what `model` was fitted on
+def far_outside_note(model: LogisticModel, rows: Sequence[Sequence[float] | None]) -> str | None:
+    """A note counting the test pairs' `rows` far outside what `model` was fitted on
     (:meth:`LogisticModel.far_outside`), once for them all, or None: its probabilities there
     are a linear model extrapolated, not what it was fitted to tell."""
     count, feature, distance = model.far_outside(rows)
     if not count:
         return None
     scored = sum(row is not None for row in rows)
-    return (f"{count} of {scored} {what} {'has' if count == 1 else 'have'} a feature more than {FAR_OUTSIDE:g} standard deviations from the "
+    return (f"{count} of {scored} test pairs {'has' if count == 1 else 'have'} a feature more than {FAR_OUTSIDE:g} standard deviations from the "
             f"training pairs' mean (most often {feature}, up to {distance:.0f}): the model extrapolates there, "
             "so their probabilities are not what it was fitted to tell (train on pairs like them)")
 

@@ -35,7 +35,7 @@ from ..alignment import AlignFunction
 from ..errors import InputTypeError, file_path, shown_value
 from ..signature import file_name_part, join_signature, setting_value, short_hash, signature_parts
 from ..textio import input_file_error, require_file
-from .contextual import ENCODER_SIGNALS, check_run_encoder
+from .contextual import ENCODER_SIGNALS, check_run_encoder, encoder_options
 from .signals import Signal, check_joined, check_signal, make_signal, needs_alignment
 
 
@@ -165,6 +165,19 @@ def check_signals_encoder(signals: Iterable[object], encoder: str | None, device
     `device`) runs the encoder (:func:`uses_encoder`); nothing otherwise."""
     if any(uses_encoder(signal) for signal in signals):
         check_run_encoder(encoder, device)
+
+
+def checked_signal(signal: str | Signal, encoder: str | None, device: str) -> Signal:
+    """`signal` made (:func:`~.signals.make_signal`): by name, on the encoder `encoder` on
+    `device` when it is neural (:func:`~.contextual.encoder_options`), and that encoder checked
+    (:func:`check_signals_encoder`) before any pair is aligned; a Signal object keeps its own
+    encoder, unchecked. The one making of a named signal for ``evaluate-sts`` and
+    ``evaluate-paraphrase``, which did both halves each."""
+    if not isinstance(signal, str):
+        return make_signal(signal)
+    made = make_signal(signal, **encoder_options(signal, encoder, device))
+    check_signals_encoder([made], encoder, device)
+    return made
 
 
 def _has_encoder_features(names: Sequence[str] | None) -> bool:

@@ -28,7 +28,6 @@ from ..errors import (
 from ..metrics import DEFAULT_RESAMPLES, DEFAULT_SEED, least_squares
 from ..nlp import Annotator
 from ..shown_text import one_space
-from .contextual import encoder_options
 from .hybrid import (
     SHIPPED_BLEND,
     HybridModel,
@@ -41,8 +40,8 @@ from .hybrid import (
     training_overlap,
 )
 from .scores import similarity_many
-from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, make_signal, needs_fit
-from .signature import check_signals_encoder, scored_aligner, similarity_signature
+from .signals import DEFAULT_SIGNAL, Signal, fit_on_files, needs_fit
+from .signature import check_signals_encoder, checked_signal, scored_aligner, similarity_signature
 
 
 def finite_number(value: object, what: str) -> float:
@@ -311,14 +310,12 @@ def evaluate_sts_files(
                                   encoder=encoder, device=device)
                  if train else default_model())
         sig: Signal = HybridSignal(model, encoder=encoder, device=device)
-        check_signals_encoder([sig], encoder, device)  # before any pair is scored (a fit checked its candidates' first)
+        if not train:  # a fit checked its whole candidate pool's encoder, before its first alignment
+            check_signals_encoder([sig], encoder, device)  # before any pair is scored
     elif train:
         raise ConfigurationError(f"--train fits the hybrid signal; signal {signal if isinstance(signal, str) else signal.name!r} takes none")
     else:
-        options = encoder_options(signal, encoder, device) if isinstance(signal, str) else {}
-        made = make_signal(signal, **options)
-        if isinstance(signal, str):  # a Signal object keeps its own encoder
-            check_signals_encoder([made], encoder, device)  # before any pair is aligned
+        made = checked_signal(signal, encoder, device)  # before any pair is aligned
         sig = fit_on_files(made, idf_from) if idf_from or needs_fit(made) else made
     results = []
     for path, name, data in zip(paths, set_names(paths), datasets, strict=True):

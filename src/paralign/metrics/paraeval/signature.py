@@ -102,7 +102,7 @@ def sources_part(sources: Iterable[Any]) -> str:
     WordNet, then the others sorted), ``none`` without one. A built-in or a table signed as one
     before it (PPDB given as ``--resources ppdb`` and again as ``--table ppdb``, WordNet twice,
     one table file twice: the same version, or the same name, threshold and content hash) is
-    named once, in its first place: a source matched twice matches nothing more (the scorers
+    named once: a source matched twice matches nothing more (the scorers
     take the union of the sources' paraphrases and the highest grade of a pair), so the numbers
     are those of it once, and the signature says so. A source of the caller's own (neither) is
     named each time: two of one name may hold other pairs.
