@@ -295,7 +295,6 @@ def connect(options: ClusterOptions | None = None,
 
     address = options.address()
     cluster = started
-    interrupted = False
     try:
         if address is None:
             cluster = cluster if cluster is not None else _start_local(options)
@@ -314,12 +313,11 @@ def connect(options: ClusterOptions | None = None,
                 on_start(describe(client, cluster is not None))
             yield client
     except KeyboardInterrupt:  # Ctrl-C, or the CLI's SIGTERM (cli.Terminated)
-        interrupted = True
+        if cluster is not None:
+            _kill_workers(cluster)
         raise
     finally:
         if cluster is not None:
-            if interrupted:
-                _kill_workers(cluster)
             cluster.close()
 
 

@@ -82,7 +82,7 @@ class LostClientLog(logging.Filter):
     closing it ("distributed.client - ERROR - ... asyncio.exceptions.CancelledError", with two
     tracebacks) or given up before the close ends on a loaded machine ("Failed to reconnect to
     scheduler after 30.00 seconds, closing client"), after the job's own one error
-    (:func:`scheduler_lost`)."""
+    (:func:`paralign.cluster.scheduler_lost`)."""
 
     def __init__(self, client: Client) -> None:
         super().__init__()

@@ -101,6 +101,10 @@ from .pivot_input import (
     read_on_workers,
 )
 from .pivot_work import (
+    CORPUS_FOLDER,
+    MONO_FOLDER,
+    OUTPUT_PARTS,
+    PAIRS_STAGE,
     WorkDir,
     corpus_stages,
     file_id,
@@ -287,16 +291,16 @@ def _summed_pairs(client: Any, frame: Any, work: WorkDir, schema: Any, fresh: bo
     ``pairs/``, reused when no chunk changed: so filters alone re-run cheaply."""
     import dask
 
-    directory = work.path / "pairs"
-    if not fresh and directory.is_dir() and work.done("pairs") is not None:
+    directory = work.path / PAIRS_STAGE
+    if not fresh and directory.is_dir() and work.done(PAIRS_STAGE) is not None:
         return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
-    (work.path / "pairs.json").unlink(missing_ok=True)
+    (work.path / f"{PAIRS_STAGE}.json").unlink(missing_ok=True)
     shutil.rmtree(directory, ignore_errors=True)
     with atomic_path(directory) as tmp:
         writes = [dask.delayed(write_part)(part, str(tmp / f"{k:05d}.parquet"), schema)
                   for k, part in enumerate(frame.to_delayed())]
-        _wait(client, client.compute(writes), "pairs", progress)
-    work.mark("pairs", {"parts": len(writes)})
+        _wait(client, client.compute(writes), PAIRS_STAGE, progress)
+    work.mark(PAIRS_STAGE, {"parts": len(writes)})
     return sorted(str(path) for path in directory.glob("[0-9]*.parquet"))
 
 
@@ -364,17 +368,17 @@ def pivot_paraphrases(
         read_later: list[tuple[int, list[PreparedChunk], GivenAlignment]] = []  # reports known once extracted
         for index, (corpus, alignment) in enumerate(zip(corpora, alignments, strict=True)):
             if on_workers[index] and alignment is not None:  # on workers: its alignment is given
-                read, given = chunked_reads(work.path / f"c{index}" / "chunks", corpus, alignment, options)
+                read, given = chunked_reads(work.path / CORPUS_FOLDER.format(index) / "chunks", corpus, alignment, options)
                 tasks.extend(read)
                 read_later.append((index, read, given))
                 corpus_info.append({})
             else:
-                corpus_tasks, info = _read_here(work, f"c{index}", corpus, alignment, options, ready, progress)
+                corpus_tasks, info = _read_here(work, CORPUS_FOLDER.format(index), corpus, alignment, options, ready, progress)
                 tasks.extend(corpus_tasks)
                 corpus_info.append(info)
         client = ready()
         partitions, scale = partitions_for(len(tasks)), fixed_point_scale(len(corpora))
-        by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == f"c{k}"] for k in range(len(corpora))]
+        by_corpus = [[t.output for t in tasks if Path(t.output).parent.parent.name == CORPUS_FOLDER.format(k)] for k in range(len(corpora))]
 
         def build() -> Any:
             cuts = _cuts([t.output for t in tasks], partitions)
@@ -465,7 +469,7 @@ def _finish_table(
         with TableWriter(output, schema, metadata):
             return 0, 0
     pairs = _summed_pairs(client, frame, work, schema, fresh, progress)
-    directory = work.path / "output-parts"
+    directory = work.path / OUTPUT_PARTS
     shutil.rmtree(directory, ignore_errors=True)
     directory.mkdir(parents=True)
     tsv_gzip = None if is_parquet(output) else is_gzip_name(output)  # as TableWriter decides
@@ -541,7 +545,7 @@ def monolingual_paraphrases(
     if aligner not in ("eflomal", "sultan"):
         raise ConfigurationError(f"unknown aligner {aligner!r}: use eflomal or sultan")
     output = check_output_file(output, make_folder=True)  # before the work, not at its end
-    stage = "mono"
+    stage = MONO_FOLDER
     read = {"groups": file_id(groups_path), "alignment": None if alignment is None else file_id(alignment),
             "max_groups": max_groups}
     stages = corpus_stages(stage, read, options, "given" if alignment is not None else aligner)

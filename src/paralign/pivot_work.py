@@ -40,6 +40,15 @@ from .tokenizers import TOKENS_VERSION
 #: The format of ``run.json`` (a record without it is of an earlier version: one fingerprint).
 RUN_VERSION = 2
 
+#: The top of a work directory: the run's record, corpus k's folder (``c0``, ``c1``...; a
+#: monolingual run's groups in ``mono``), the summed pairs' stage (``pairs/``, ``pairs.json``)
+#: and the output's parts.
+RUN_RECORD = "run.json"
+CORPUS_FOLDER = "c{}"
+MONO_FOLDER = "mono"
+PAIRS_STAGE = "pairs"
+OUTPUT_PARTS = "output-parts"
+
 
 def file_id(path: str | Path) -> dict[str, Any]:
     path = require_file(path)
@@ -97,7 +106,8 @@ def with_pairs(stages: dict[str, Stage], options: dict[str, Any]) -> dict[str, S
     """`stages` and the summed pairs' (the table's group-by, kept in ``pairs/``), which read
     every corpus' chunks and `options`."""
     extracts = tuple(name for name in stages if name.endswith("/extract"))
-    return {**stages, "pairs": Stage({"options": options}, after=extracts, outputs=("pairs", "pairs.json"))}
+    return {**stages, PAIRS_STAGE: Stage({"options": options}, after=extracts,
+                                         outputs=(PAIRS_STAGE, f"{PAIRS_STAGE}.json"))}
 
 
 def pivot_stages(corpora: Sequence[tuple[str | Path, str | Path]], alignments: Sequence[str | Path | None],
@@ -110,8 +120,8 @@ def pivot_stages(corpora: Sequence[tuple[str | Path, str | Path]], alignments: S
                 "alignments": None if alignment is None else file_id(alignment), "read_on_workers": on_workers[index],
                 "max_tokens_of": "tokens"}  # not white-space fields, as before: token files of that rule not reused
         aligner = None if on_workers[index] else "eflomal" if alignment is None else "given"
-        stages.update(corpus_stages(f"c{index}", read, options, aligner))
-    return with_pairs(stages, options.of_stage("pairs"))
+        stages.update(corpus_stages(CORPUS_FOLDER.format(index), read, options, aligner))
+    return with_pairs(stages, options.of_stage(PAIRS_STAGE))
 
 
 class WorkDir:
@@ -129,7 +139,7 @@ class WorkDir:
         self.reused: list[str] = []
         #: the stages of an earlier run redone because what they depend on changed: why, each
         self.recomputed: dict[str, list[str]] = {}
-        run = path / "run.json"
+        run = path / RUN_RECORD
         new = {name: stage.record() for name, stage in stages.items()}
         kept = None  # the stage records run.json still holds (read once)
         check_own_files(path)  # before anything in it is deleted
@@ -181,9 +191,13 @@ class WorkDir:
         return info
 
 
-#: What a run writes at the top of its work directory: its record, the summed pairs, the
-#: output's parts, each corpus' folder (``c0``, ``c1``..., ``mono``); ``.tmp*``, an atomic write's.
-OWN_NAMES = re.compile(r"run\.json|pairs(\.json)?|output-parts|mono|c\d+|\.tmp.*")
+#: What a run writes at the top of its work directory: its record, the summed pairs (the
+#: outputs of :func:`with_pairs`' stage), the output's parts, each corpus' folder (``c0``,
+#: ``c1``..., ``mono``); ``.tmp*``, an atomic write's. Built from the names the stages use, so
+#: a new one is not refused.
+OWN_NAMES = re.compile("|".join([
+    *(re.escape(name) for name in (RUN_RECORD, *with_pairs({}, {})[PAIRS_STAGE].outputs, OUTPUT_PARTS, MONO_FOLDER)),
+    re.escape(CORPUS_FOLDER.format("")) + r"\d+", r"\.tmp.*"]))
 
 
 def check_own_files(path: Path) -> None:

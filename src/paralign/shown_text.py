@@ -4,6 +4,9 @@ written with (``&amp;``), so that every part that splits a text into words (spaC
 the tables' tokenizers) and the test of a sentence with no words read it alike;
 :func:`plain_text`, a text as spaCy is given it (those, NFC and single spaces: :func:`one_space`).
 
+:func:`escaped`: a text's control characters written as their escapes, for a format or a
+terminal that must not get them raw.
+
 Not for: the tokenizers' own splits or line ends (:mod:`paralign.line_ends`).
 """
 
@@ -11,6 +14,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Container
 
 #: Characters that show nothing, which Unicode lists as default-ignorable (a renderer draws
 #: nothing for them): the soft hyphen, the combining grapheme joiner, the Arabic letter mark,
@@ -81,3 +85,15 @@ def plain_text(text: str) -> str:
     as text copied from macOS file names or some web pages is. What the text shows is the same.
     """
     return one_space(shown_form(unescape_entities(text)))
+
+
+def escaped(text: str, also: Container[str] = (), *, surrogates: bool = False) -> str:
+    """`text` with each control character (Unicode's Cc: the C0 controls, DEL, the C1 controls),
+    each of `also` (characters that do not print, as the bidi controls) and, with `surrogates`,
+    each lone surrogate written as its escape (``\\x00``, ``\\x1b``, ``\\u202e``, ``\\ud800``).
+    The one rule of the lattice's text formats and the terminal views, which wrote it twice."""
+    if text.isprintable():  # none of them (none prints): the common word, as it is
+        return text
+    categories = ("Cc", "Cs") if surrogates else ("Cc",)
+    return "".join(char.encode("unicode_escape").decode("ascii")
+                   if char in also or unicodedata.category(char) in categories else char for char in text)

@@ -33,6 +33,7 @@ from .build import (
 )
 from .forest import wordnet_synonym_fn
 from .fsa import chain
+from .groups import GROUP_PREFIX
 from .groups import Group as Group
 from .groups import annotate_groups as annotate_groups
 from .groups import distinct_texts as distinct_texts
@@ -125,7 +126,7 @@ def evaluate_group(
     """Build the group's lattice and measure it (see the module doc)."""
     g = GroupLattices(sentences, options)
     if not len(g):
-        raise FormatError(f"group {group_id}: empty group (no sentences)")
+        raise FormatError(f"{GROUP_PREFIX.format(group_id)}empty group (no sentences)")
     lattice = g.lattice()
     ed_input: list[int] = []
     ed_lattice: list[int] = []
@@ -371,7 +372,7 @@ def group_error(group_id: str, exc: BaseException) -> dict:
     the group once, in ``group``: an error that starts by naming it, as one raised about the group for a
     caller of the library does (``group line 2: sentence 2 too long to parse``), is given without
     that start, where ``lattice stats`` said "group line 2: FormatError: group line 2: sentence 2 ..."."""
-    return {"group": group_id, "error": f"{type(exc).__name__}: {str(exc).removeprefix(f'group {group_id}: ')}"}
+    return {"group": group_id, "error": f"{type(exc).__name__}: {str(exc).removeprefix(GROUP_PREFIX.format(group_id))}"}
 
 
 class IncrementalTable:
@@ -421,7 +422,7 @@ class IncrementalTable:
         :func:`group_error` record): appended to `errors`, or without that list a LatticeError."""
         if error is not None:
             if self.errors is None:
-                raise LatticeError(f"group {group_id}: {error['error']}")
+                raise LatticeError(GROUP_PREFIX.format(group_id) + error["error"])
             self.errors.append(error)
             return
         for n, ed_in, ed_sa in rows or ():

@@ -21,6 +21,10 @@ from ..sentence import Sentence
 from ..shown_text import plain_text
 from .build import check_parsable, lattice_annotator, sentence_key
 
+#: How an error about one group starts (``group line 2: sentence 2 too long to parse``):
+#: :func:`paralign.lattice.evaluate.group_error` drops it, as its record names the group.
+GROUP_PREFIX = "group {}: "
+
 Group = tuple[str, Sequence[Sentence]]
 
 
@@ -45,7 +49,7 @@ def annotate_groups(
 
     for gid, sentences in groups:
         for number, sentence in enumerate(sentences, start=1):  # before spaCy's E088, or gigabytes
-            check_parsable(sentence, f"group {gid}: sentence {number}")
+            check_parsable(sentence, f"{GROUP_PREFIX.format(gid)}sentence {number}")
         pending.append((gid, len(sentences)))
         items.extend(sentences)
         if len(items) >= batch:

@@ -24,7 +24,6 @@ import operator
 import os
 import random
 import sys
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -45,6 +44,7 @@ from ..errors import (
     shown_value,
 )
 from ..paraphrases import ParaphraseTable
+from ..shown_text import escaped
 from ..textio import strip_bom
 from . import edit_distance
 from .edit_distance import EditOp
@@ -520,10 +520,7 @@ def escaped_controls(text: str) -> str:
     written as its escape (``\\x00``, ``\\x1b``, ``\\x7f``, ``\\x9b``), as JSON
     writes it escaped and the terminal views show it: the one rule of the lattice's text formats
     (:func:`openfst_symbol`, :func:`dot_string`), where a word's control characters were written raw."""
-    if text.isprintable():  # no control character: the common word, as it is
-        return text
-    return "".join(char.encode("unicode_escape").decode("ascii") if unicodedata.category(char) == "Cc" else char
-                   for char in text)
+    return escaped(text)
 
 
 def openfst_symbol(word: str) -> str:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from ..shown_text import escaped
 from .marks import CORRECT, MISSED, POSSIBLE, SURE, WRONG, AlignmentView, LinkMark, aligned_words
 from .svg import BIDI_CONTROLS
 
@@ -34,11 +35,7 @@ def safe(text: str) -> str:
     drive the terminal nor reorder the rest of its line (the arrow, the other side, the notes)
     where the terminal applies bidi, nor stop the view from being written (no UTF-8 holds a
     lone surrogate: a token of json.loads's "\\ud800" gave a UnicodeEncodeError)."""
-    return "".join(
-        char.encode("unicode_escape").decode("ascii")
-        if char in BIDI_CONTROLS or unicodedata.category(char) in ("Cc", "Cs") else char
-        for char in text
-    )
+    return escaped(text, BIDI_CONTROLS, surrogates=True)
 
 
 def display_width(text: str) -> int:
