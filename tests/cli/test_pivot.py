@@ -915,7 +915,11 @@ def test_word_align_then_pivot_alignment_with_defaults_index_the_same_tokens(tmp
                  "--tokens-output", str(tokens)]) == 0
     assert f"-> {links} (links index regex tokens)" in capsys.readouterr().out
     assert _pivot(paths, tmp_path / "t.tsv", "--alignment", str(links)) == 0
-    assert "warning" not in capsys.readouterr().err
+    # no link past its line's tokens (nothing skipped): the links fit pivot's tokens. Whether the
+    # last tokens are linked (the other heuristic) is eflomal's unseeded chance on 60 near-identical
+    # lines: 55 of 60 unlinked once in CI, 10 of 60 in one of 12 runs here, none in most
+    err = capsys.readouterr().err
+    assert "past the tokens" not in err and "skipped" not in err, err
     # the tokens pivot splits with its defaults (in the work folder of a run that aligns itself),
     # and the table it builds from the given links is the one it builds from its own (same rows)
     assert _pivot(paths, tmp_path / "c.tsv", "--work-dir", str(tmp_path / "w"), "--keep-work") == 0
